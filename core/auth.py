@@ -1,0 +1,141 @@
+"""API keys and scopes.
+
+A key is a random token shown once and stored as SHA-256. It writes only to its home scope and
+reads its home scope plus its allowed scopes. Every check fails closed; an unknown key and a
+revoked key are indistinguishable to the caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from ctx.core.errors import Forbidden, NotFound, Unauthorized, ValidationError
+
+TOKEN_PREFIX = "ctx_"
+SCOPE_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,49}$")
+
+
+@dataclass(frozen=True)
+class Principal:
+    key_id: str
+    name: str
+    home_scope: str
+    allowed_scopes: tuple[str, ...] = ()
+    is_admin: bool = False
+    read_scopes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.read_scopes:
+            ordered = [self.home_scope, *[s for s in self.allowed_scopes if s != self.home_scope]]
+            object.__setattr__(self, "read_scopes", tuple(ordered))
+
+    def can_read(self, scope: str) -> bool:
+        return scope in self.read_scopes
+
+    def require_write(self, scope: str) -> None:
+        if scope != self.home_scope:
+            raise Forbidden(
+                f"this key writes only to its home scope {self.home_scope!r}, not {scope!r}"
+            )
+
+    def require_admin(self) -> None:
+        if not self.is_admin:
+            raise Forbidden("this action needs an admin key")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key_id": self.key_id,
+            "name": self.name,
+            "home_scope": self.home_scope,
+            "allowed_scopes": list(self.allowed_scopes),
+            "read_scopes": list(self.read_scopes),
+            "is_admin": self.is_admin,
+        }
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def validate_scope(scope: str, what: str = "scope") -> str:
+    if not isinstance(scope, str) or not SCOPE_RE.match(scope):
+        raise ValidationError(
+            f"{what} {scope!r} is invalid: use 1-50 lowercase letters, digits, '.', '_' or '-'",
+            field=what,
+        )
+    return scope
+
+
+def create_key(
+    conn: psycopg.Connection[Any],
+    *,
+    name: str,
+    home_scope: str,
+    allowed_scopes: list[str] | None = None,
+    is_admin: bool = False,
+) -> tuple[str, str]:
+    """Create a key and return ``(id, token)``; the token is never retrievable again."""
+    validate_scope(home_scope, "home_scope")
+    allowed = [validate_scope(s, "allowed_scopes") for s in (allowed_scopes or [])]
+    allowed = [s for s in dict.fromkeys(allowed) if s != home_scope]
+    if not name or len(name) > 200:
+        raise ValidationError("key name must be 1-200 characters", field="name")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    row = conn.execute(
+        "INSERT INTO context_api_keys (name, key_hash, key_prefix, home_scope, allowed_scopes, "
+        "is_admin) VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+        (name, hash_token(token), token[:10], home_scope, allowed, is_admin),
+    ).fetchone()
+    assert row is not None
+    return str(row["id"]), token
+
+
+def authenticate(conn: psycopg.Connection[Any], token: str | None) -> Principal:
+    """Return the principal for a token or raise the one 401 every failure shares."""
+    if not token or len(token) > 200:
+        raise Unauthorized("missing or invalid API key")
+    row = conn.execute(
+        "UPDATE context_api_keys SET last_used_at = now() "
+        "WHERE key_hash = %s AND revoked_at IS NULL "
+        "RETURNING id, name, home_scope, allowed_scopes, is_admin",
+        (hash_token(token),),
+    ).fetchone()
+    if row is None:
+        raise Unauthorized("missing or invalid API key")
+    return Principal(
+        key_id=str(row["id"]),
+        name=row["name"],
+        home_scope=row["home_scope"],
+        allowed_scopes=tuple(row["allowed_scopes"] or ()),
+        is_admin=bool(row["is_admin"]),
+    )
+
+
+def list_keys(conn: psycopg.Connection[Any], include_revoked: bool = False) -> list[dict[str, Any]]:
+    where = "" if include_revoked else "WHERE revoked_at IS NULL"
+    rows = conn.execute(
+        "SELECT id, name, key_prefix, home_scope, allowed_scopes, is_admin, created_at, "
+        f"last_used_at, revoked_at FROM context_api_keys {where} ORDER BY created_at"
+    ).fetchall()
+    return [{**r, "id": str(r["id"])} for r in rows]
+
+
+def revoke_key(conn: psycopg.Connection[Any], key_id: str) -> None:
+    try:
+        row = conn.execute(
+            "UPDATE context_api_keys SET revoked_at = now() "
+            "WHERE (id::text = %s OR key_prefix = %s) AND revoked_at IS NULL RETURNING id",
+            (key_id, key_id),
+        ).fetchall()
+    except psycopg.errors.DataError:
+        row = []
+    if not row:
+        raise NotFound(f"no active key {key_id!r}; see `ctx keys list`")
+    if len(row) > 1:
+        raise ValidationError(f"{key_id!r} matches several keys; give the full id")

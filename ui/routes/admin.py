@@ -1,0 +1,101 @@
+"""Admin-only endpoints: settings, block types, API keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from ctx.core import auth
+from ctx.core import types as block_types
+from ctx.core.app import set_setting, unset_setting
+from ctx.core.plugins import plugin_infos
+from ctx.ui.deps import AdminDep, AppDep
+
+router = APIRouter(prefix="/api", tags=["admin"])
+
+
+class SettingValue(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    value: Any
+
+
+class KeyCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=200)
+    home_scope: str
+    allowed_scopes: list[str] = Field(default_factory=list)
+    is_admin: bool = False
+
+
+@router.get("/settings", name="settings-list")
+def settings_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    return {"settings": app.settings.describe()}
+
+
+@router.get("/settings/{key}", name="settings-get")
+def settings_get(key: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    app.registry.get(key)
+    return next(s for s in app.settings.describe() if s["key"] == key)
+
+
+@router.put("/settings/{key}", name="settings-set")
+def settings_set(key: str, body: SettingValue, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    set_setting(app, key, body.value)
+    return next(s for s in app.settings.describe() if s["key"] == key)
+
+
+@router.delete("/settings/{key}", name="settings-unset")
+def settings_unset(key: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    unset_setting(app, key)
+    return next(s for s in app.settings.describe() if s["key"] == key)
+
+
+@router.get("/types", name="types-list")
+def types_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    with app.connection() as conn:
+        types = block_types.load_all(conn)
+    return {"types": [vars(t) for t in sorted(types.values(), key=lambda t: t.name)]}
+
+
+@router.get("/types/{name}", name="types-show")
+def types_show(name: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    with app.connection() as conn:
+        return vars(block_types.get(conn, name))
+
+
+@router.patch("/types/{name}", name="types-set")
+def types_set(name: str, changes: dict[str, Any], app: AppDep, _: AdminDep) -> dict[str, Any]:
+    with app.connection() as conn:
+        spec = block_types.update(conn, name, changes)
+    app.reload()
+    return vars(spec)
+
+
+@router.get("/keys", name="keys-list")
+def keys_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    with app.connection() as conn:
+        return {"keys": auth.list_keys(conn)}
+
+
+@router.post("/keys", name="keys-create", status_code=201)
+def keys_create(body: KeyCreate, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    with app.connection() as conn:
+        key_id, token = auth.create_key(
+            conn, name=body.name, home_scope=body.home_scope,
+            allowed_scopes=body.allowed_scopes, is_admin=body.is_admin,
+        )
+    return {"id": key_id, "api_key": token}
+
+
+@router.delete("/keys/{key_id}", name="keys-revoke")
+def keys_revoke(key_id: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    with app.connection() as conn:
+        auth.revoke_key(conn, key_id)
+    return {"id": key_id, "revoked": True}
+
+
+@router.get("/plugins", name="plugins-list")
+def plugins_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    return {"plugins": [vars(p) for p in plugin_infos(app.pm)]}

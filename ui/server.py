@@ -1,0 +1,101 @@
+"""The FastAPI app factory: middleware, error handlers, core routers and plugin routes."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ctx.core.app import App
+from ctx.core.errors import CtxError
+from ctx.core.plugins import collect
+from ctx.ui.middleware import CtxMiddleware
+from ctx.ui.routes import admin, blocks, health
+
+log = logging.getLogger("ctx.server")
+VERSION = "0.1.0"
+
+
+def _request_id(request: Request) -> str | None:
+    rid = request.scope.get("state", {}).get("request_id")
+    return str(rid) if rid else None
+
+
+def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
+    details = []
+    for err in errors[:20]:
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        details.append({"field": ".".join(loc) or "body", "message": err.get("msg", "invalid")})
+    if not details:
+        return "invalid request", details
+    first = details[0]
+    if first["field"] == "body" or "JSON" in first["message"]:
+        return f"request body is not valid JSON: {first['message']}", details
+    return f"{first['field']}: {first['message']}", details
+
+
+def create_app(app: App) -> FastAPI:
+    api = FastAPI(
+        title="ctx",
+        version=VERSION,
+        description="Memory and knowledge layer for LLM agents.",
+        docs_url="/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    api.state.ctx = app
+
+    @api.exception_handler(CtxError)
+    async def ctx_error(request: Request, exc: CtxError) -> JSONResponse:
+        body: dict[str, Any] = {"error": exc.code, "message": exc.message}
+        if exc.field:
+            body["field"] = exc.field
+        body["request_id"] = _request_id(request)
+        headers = {"www-authenticate": "Bearer"} if exc.status_code == 401 else None
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+    @api.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        message, details = _describe_validation(list(exc.errors()))
+        return JSONResponse(
+            {"error": "invalid", "message": message, "errors": details,
+             "request_id": _request_id(request)},
+            status_code=422,
+        )
+
+    @api.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else "request failed"
+        if exc.status_code == 400 and "parsing the body" in message:
+            message = "request body is not valid JSON (it must be UTF-8 encoded JSON)"
+            code = "invalid"
+        return JSONResponse(
+            {"error": code, "message": message, "request_id": _request_id(request)},
+            status_code=exc.status_code,
+        )
+
+    @api.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", extra={"request_id": _request_id(request)})
+        return JSONResponse(
+            {"error": "internal", "message": "internal error; the server log has details",
+             "request_id": _request_id(request)},
+            status_code=500,
+        )
+
+    api.include_router(health.router)
+    api.include_router(blocks.router)
+    api.include_router(admin.router)
+    for reg in collect(app.pm, "register_routes"):
+        api.include_router(reg.args[0])
+
+    def body_limit() -> int:
+        return int(app.settings["server.body_limit"])
+
+    api.add_middleware(CtxMiddleware, body_limit=body_limit)
+    return api
