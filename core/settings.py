@@ -51,11 +51,17 @@ class Setting:
             elif t is int:
                 if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
                     raise ValueError("expected an integer")
-                value = int(raw)
+                try:
+                    value = int(raw)
+                except (TypeError, ValueError):
+                    raise ValueError(f"expected an integer, got {raw!r}") from None
             elif t is float:
                 if isinstance(raw, bool):
                     raise ValueError("expected a number")
-                value = float(raw)
+                try:
+                    value = float(raw)
+                except (TypeError, ValueError):
+                    raise ValueError(f"expected a number, got {raw!r}") from None
             elif t is list:
                 if isinstance(raw, str):
                     raw = raw.strip()

@@ -1,0 +1,1 @@
+"""The ``ctx`` command line (typer). ``main.py`` builds the root; each module adds a group."""

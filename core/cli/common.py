@@ -1,0 +1,61 @@
+"""What every command shares: opening the App, printing JSON or tables, failing cleanly."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import date, datetime
+from typing import Any
+from uuid import UUID
+
+from rich.console import Console
+from rich.table import Table
+
+from ctx.core.app import App
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    return str(value)
+
+
+def dump_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, default=_default, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def table(rows: Sequence[dict[str, Any]], columns: Sequence[str], title: str | None = None) -> None:
+    t = Table(title=title, show_lines=False)
+    for col in columns:
+        t.add_column(col)
+    for row in rows:
+        t.add_row(*[_cell(row.get(c)) for c in columns])
+    console.print(t)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    return str(value)
+
+
+@contextmanager
+def opened_app(*, migrate: bool = True) -> Iterator[App]:
+    """An App on the configured database (starting the embedded cluster when needed)."""
+    app = App()
+    app.open(migrate=migrate)
+    try:
+        yield app
+    finally:
+        app.close()

@@ -1,0 +1,157 @@
+"""Data commands: they talk to the running server with ``CTX_URL`` and ``CTX_API_KEY``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ctx.core.cli.client import Client
+from ctx.core.cli.common import console, dump_json, table
+from ctx.core.errors import ValidationError
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+
+
+def save(
+    title: Annotated[str, typer.Argument(help="Block title (unique within scope + category).")],
+    content: Annotated[
+        str | None, typer.Argument(help="Content; omit or '-' to read standard input.")
+    ] = None,
+    category: Annotated[str, typer.Option("--category", "-c")] = "general",
+    block_type: Annotated[str, typer.Option("--type", "-t", help="Block type.")] = "knowledge",
+    tags: Annotated[str, typer.Option("--tags", help="Comma-separated tags.")] = "",
+    metadata: Annotated[str, typer.Option("--metadata", help="JSON object.")] = "{}",
+    sensitivity: Annotated[str | None, typer.Option("--sensitivity")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Store a block (create, or update the block with the same category and title)."""
+    if content is None or content == "-":
+        content = sys.stdin.read()
+    try:
+        meta = json.loads(metadata)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"--metadata is not valid JSON: {exc.msg}") from None
+    if not isinstance(meta, dict):
+        raise ValidationError("--metadata must be a JSON object")
+    body: dict[str, Any] = {
+        "title": title, "content": content, "category": category, "block_type": block_type,
+        "tags": [t.strip() for t in tags.split(",") if t.strip()], "metadata": meta,
+    }
+    if sensitivity:
+        body["sensitivity"] = sensitivity
+    result = Client().post("/api/store", body)
+    if as_json:
+        dump_json(result)
+    else:
+        console.print(f"{result['action']} {result['id']}  [{result['scope']}] {result['title']}")
+
+
+def get(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one block."""
+    block = Client().post("/api/manage", {"action": "get", "id": block_id})["block"]
+    if as_json:
+        dump_json(block)
+        return
+    console.print(f"[bold]{block['title']}[/bold]  ({block['id']})")
+    console.print(
+        f"scope {block['scope']} · category {block['category']} · type {block['block_type']}"
+        f" · {block['sensitivity']} · updated {block['updated_at']}"
+    )
+    if block["tags"]:
+        console.print("tags: " + ", ".join(block["tags"]))
+    console.print()
+    console.print(block["content"], markup=False)
+
+
+def delete(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Delete a block from your home scope."""
+    result = Client().post("/api/manage", {"action": "delete", "id": block_id})
+    if as_json:
+        dump_json(result)
+    else:
+        console.print(f"deleted {result['id']}")
+
+
+def search(
+    query: Annotated[str, typer.Argument(help="Words to look for (web-search syntax).")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=100)] = 10,
+    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    tags: Annotated[str, typer.Option("--tags")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Full-text search (no model needed)."""
+    body: dict[str, Any] = {"query": query, "limit": limit, "category": category,
+                            "tags": [t.strip() for t in tags.split(",") if t.strip()]}
+    result = Client().post("/api/search", body)
+    if as_json:
+        dump_json(result)
+        return
+    for hit in result["results"]:
+        console.print(
+            f"[bold]{hit['title']}[/bold]  {hit['id'][:8]} [{hit['scope']}/{hit['category']}]"
+            f"  {hit['score']:.3f}"
+        )
+        console.print("  " + hit["snippet"].replace("\n", " "), markup=False)
+    if not result["results"]:
+        console.print("no matches")
+
+
+def stats(as_json: JsonOpt = False) -> None:
+    """Counts of blocks in your read scopes."""
+    result = Client().post("/api/manage", {"action": "stats"})["stats"]
+    if as_json:
+        dump_json(result)
+        return
+    console.print(
+        f"{result['blocks']} blocks ({result['archived']} archived) in "
+        f"{result['categories']} categories; last write {result['last_write']}"
+    )
+    for scope, n in result["by_scope"].items():
+        console.print(f"  scope {scope}: {n}")
+    for name, n in result["by_type"].items():
+        console.print(f"  type {name}: {n}")
+
+
+def categories(as_json: JsonOpt = False) -> None:
+    """Categories in your read scopes with their block counts."""
+    result = Client().post("/api/manage", {"action": "categories"})["categories"]
+    if as_json:
+        dump_json(result)
+    else:
+        table(result, ["category", "blocks", "last_write"])
+
+
+def list_meta(
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200)] = 20,
+    offset: Annotated[int, typer.Option("--offset", min=0)] = 0,
+    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List blocks newest first, without their content."""
+    body = {"action": "list", "limit": limit, "offset": offset, "category": category}
+    result = Client().post("/api/manage", body)["blocks"]
+    if as_json:
+        dump_json(result)
+        return
+    for b in result:
+        b["id"] = b["id"][:8]
+    table(result, ["id", "scope", "category", "title", "block_type", "updated_at"])
+
+
+def register(cli: typer.Typer) -> None:
+    cli.command()(save)
+    cli.command()(get)
+    cli.command()(delete)
+    cli.command()(search)
+    cli.command()(stats)
+    cli.command()(categories)
+    cli.command("list-meta")(list_meta)

@@ -1,0 +1,70 @@
+"""The root of the ``ctx`` command line; plugins add commands through ``register_commands``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import typer
+
+from ctx.core.errors import CtxError
+
+
+def build_cli() -> typer.Typer:
+    from ctx.core.cli import admin, data, serve
+    from ctx.core.plugins import create_plugin_manager
+
+    cli = typer.Typer(
+        name="ctx",
+        help="ctx: memory and knowledge layer for LLM agents.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    admin.register(cli)
+    data.register(cli)
+    cli.command()(serve.serve)
+    try:
+        from ctx.core.cli import temporal
+
+        cli.add_typer(temporal.app, name="temporal", help="Deterministic temporal parsing.")
+    except ImportError:
+        pass
+    pm = create_plugin_manager()
+    pm.hook.register_commands(cli=cli)
+    return cli
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit code: 2 with a one-line message for anything a user caused."""
+    try:
+        cli = build_cli()
+        command = typer.main.get_command(cli)
+        command.main(args=argv, prog_name="ctx", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        sys.stderr.write("aborted\n")
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except CtxError as exc:
+        sys.stderr.write(f"ctx: {exc.message}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def main() -> None:
+    sys.exit(run(sys.argv[1:]))
+
+
+def serve_main() -> None:
+    """``ctxd``: the server alone, same options as ``ctx serve``."""
+    sys.exit(run(["serve", *sys.argv[1:]]))
+
+
+if __name__ == "__main__":
+    main()
