@@ -15,7 +15,6 @@ from typing import Any
 
 import pluggy
 import psycopg
-
 from ctx.core import migrate as migrations
 from ctx.core import types as block_types
 from ctx.core.db import Database, default_home
@@ -46,12 +45,15 @@ class App:
         url = database_url if database_url is not None else env.get("CTX_DATABASE_URL") or None
         self.db = Database(url, self.home)
         self.block_types: dict[str, block_types.BlockTypeSpec] = {}
+        from ctx.core.indexing import EmbedderCache
+
+        self.embedders = EmbedderCache(self)
         self._types_lock = threading.Lock()
         self.started = False
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def open(self, *, migrate: bool = True) -> App:
+    def open(self, *, migrate: bool = True, ensure_generation: bool = True) -> App:
         """Start the database, apply pending migrations, load settings and policies."""
         self.home.mkdir(parents=True, exist_ok=True)
         self.db.start()
@@ -64,6 +66,10 @@ class App:
             with self.connection() as conn:
                 block_types.seed(conn, proposals)
             self.reload()
+            if ensure_generation:
+                from ctx.core.indexing import ensure_active_generation
+
+                ensure_active_generation(self)
             call_each(self.pm.hook.on_startup, app=self)
         except BaseException:
             self.db.stop()

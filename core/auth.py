@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
-
 from ctx.core.errors import Forbidden, NotFound, Unauthorized, ValidationError
 
 TOKEN_PREFIX = "ctx_"
@@ -127,15 +126,14 @@ def list_keys(conn: psycopg.Connection[Any], include_revoked: bool = False) -> l
 
 
 def revoke_key(conn: psycopg.Connection[Any], key_id: str) -> None:
-    try:
-        row = conn.execute(
-            "UPDATE context_api_keys SET revoked_at = now() "
-            "WHERE (id::text = %s OR key_prefix = %s) AND revoked_at IS NULL RETURNING id",
-            (key_id, key_id),
-        ).fetchall()
-    except psycopg.errors.DataError:
-        row = []
-    if not row:
+    """Revoke one active key by id or display prefix; an ambiguous prefix revokes nothing."""
+    rows = conn.execute(
+        "SELECT id FROM context_api_keys "
+        "WHERE (id::text = %s OR key_prefix = %s) AND revoked_at IS NULL LIMIT 2",
+        (key_id, key_id),
+    ).fetchall()
+    if not rows:
         raise NotFound(f"no active key {key_id!r}; see `ctx keys list`")
-    if len(row) > 1:
+    if len(rows) > 1:
         raise ValidationError(f"{key_id!r} matches several keys; give the full id")
+    conn.execute("UPDATE context_api_keys SET revoked_at = now() WHERE id = %s", (rows[0]["id"],))

@@ -11,20 +11,19 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import psycopg
-from psycopg.types.json import Jsonb
-
 from ctx.core import jobs
 from ctx.core.auth import Principal, validate_scope
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, ValidationError
 from ctx.core.hooks import call_each
 from ctx.core.schemas import SearchRequest, StoreRequest
+from psycopg.types.json import Jsonb
 
 if TYPE_CHECKING:
     from ctx.core.app import App
 
 BLOCK_COLUMNS = (
     "id, scope, category, title, content, block_type, tags, metadata, sensitivity, is_archived, "
-    "guard_status, content_hash, created_at, updated_at"
+    "guard_status, content_hash, occurred_at, created_at, updated_at"
 )
 ID_PREFIX_RE = re.compile(r"^[0-9a-f-]{4,36}$")
 
@@ -58,8 +57,8 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
             """
             INSERT INTO context_blocks
                 (scope, category, title, content, block_type, tags, metadata, sensitivity,
-                 content_hash)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+                 content_hash, occurred_at)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
             ON CONFLICT (scope, category, title) DO UPDATE SET
                 content = EXCLUDED.content,
                 block_type = EXCLUDED.block_type,
@@ -67,6 +66,7 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                 metadata = EXCLUDED.metadata,
                 sensitivity = EXCLUDED.sensitivity,
                 content_hash = EXCLUDED.content_hash,
+                occurred_at = EXCLUDED.occurred_at,
                 is_archived = false,
                 guard_status = CASE
                     WHEN context_blocks.content_hash = EXCLUDED.content_hash
@@ -77,8 +77,19 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                         WHERE old.scope = %s AND old.category = %s AND old.title = %s) AS old_hash
             """,
             (
-                scope, req.category, req.title, req.content, spec.name, req.tags,
-                Jsonb(req.meta), sensitivity, digest, scope, req.category, req.title,
+                scope,
+                req.category,
+                req.title,
+                req.content,
+                spec.name,
+                req.tags,
+                Jsonb(req.meta),
+                sensitivity,
+                digest,
+                req.occurred_at,
+                scope,
+                req.category,
+                req.title,
             ),
         ).fetchone()
         assert row is not None
@@ -88,16 +99,24 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
         conn.execute(
             "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
             "VALUES (%s, %s, %s, %s, %s)",
-            (who.key_id, f"block.{action}", block_id, scope,
-             Jsonb({"category": req.category, "title": req.title, "type": spec.name})),
+            (
+                who.key_id,
+                f"block.{action}",
+                block_id,
+                scope,
+                Jsonb({"category": req.category, "title": req.title, "type": spec.name}),
+            ),
         )
         if content_changed:
             jobs.enqueue_block_jobs(conn, app, spec, block_id)
         full = _fetch(conn, block_id)
     call_each(app.pm.hook.on_block_written, swallow=True, app=app, block=full, action=action)
     return {
-        "id": block_id, "action": action, "scope": scope,
-        "category": req.category, "title": req.title,
+        "id": block_id,
+        "action": action,
+        "scope": scope,
+        "category": req.category,
+        "title": req.title,
     }
 
 
@@ -124,7 +143,9 @@ def resolve_id(conn: psycopg.Connection[Any], who: Principal, ident: str) -> str
         raise NotFound(f"no block {ident!r} in your scopes")
     if len(rows) > 1:
         shown = ", ".join(str(r["id"])[:12] for r in rows[:5])
-        raise Ambiguous(f"id prefix {ident!r} matches several blocks ({shown}…); give more characters")
+        raise Ambiguous(
+            f"id prefix {ident!r} matches several blocks ({shown}…); give more characters"
+        )
     return str(rows[0]["id"])
 
 
@@ -146,8 +167,12 @@ def delete(app: App, who: Principal, ident: str) -> dict[str, Any]:
         conn.execute(
             "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
             "VALUES (%s, 'block.deleted', %s, %s, %s)",
-            (who.key_id, block_id, block["scope"],
-             Jsonb({"category": block["category"], "title": block["title"]})),
+            (
+                who.key_id,
+                block_id,
+                block["scope"],
+                Jsonb({"category": block["category"], "title": block["title"]}),
+            ),
         )
     call_each(app.pm.hook.on_block_written, swallow=True, app=app, block=block, action="deleted")
     return {"id": block_id, "action": "deleted"}
@@ -162,8 +187,13 @@ def _scopes(who: Principal, scope: str | None) -> list[str]:
 
 
 def list_blocks(
-    app: App, who: Principal, *, limit: int = 20, offset: int = 0,
-    category: str | None = None, scope: str | None = None,
+    app: App,
+    who: Principal,
+    *,
+    limit: int = 20,
+    offset: int = 0,
+    category: str | None = None,
+    scope: str | None = None,
 ) -> list[dict[str, Any]]:
     """Newest first; metadata only (no content) to keep listings light."""
     with app.connection() as conn:
@@ -243,7 +273,12 @@ def search(app: App, who: Principal, req: SearchRequest) -> list[dict[str, Any]]
              ORDER BY score DESC, b.updated_at DESC
              LIMIT %(limit)s
             """,
-            {"q": req.query, "scopes": scopes, "category": req.category,
-             "tags": req.tags, "limit": limit},
+            {
+                "q": req.query,
+                "scopes": scopes,
+                "category": req.category,
+                "tags": req.tags,
+                "limit": limit,
+            },
         ).fetchall()
     return [{**_row_out(r), "score": float(r["score"])} for r in rows]

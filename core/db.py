@@ -12,16 +12,15 @@ import logging
 import os
 import re
 import warnings
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import psycopg
+from ctx.core.errors import DatabaseError
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
-
-from ctx.core.errors import DatabaseError
 
 log = logging.getLogger("ctx.db")
 
@@ -150,7 +149,9 @@ class Database:
             self.pool.wait(timeout=15)
         except Exception as exc:
             self.stop()
-            raise DatabaseError(f"cannot connect to PostgreSQL at {redact(self.url)}: {exc}") from exc
+            raise DatabaseError(
+                f"cannot connect to PostgreSQL at {redact(self.url)}: {exc}"
+            ) from exc
 
     def stop(self) -> None:
         if self.pool is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-
 from ctx.core import migrate as migrations
 from ctx.core.app import App
 from ctx.core.db import redact
@@ -59,14 +58,18 @@ def diagnose(app: App | None = None) -> dict[str, Any]:
                 check(f"extension {ext}", ok, f"{state} (need >= {need})")
             configs = {r[0] for r in conn.execute("SELECT cfgname FROM pg_ts_config").fetchall()}
             for cfg in ("english", "german"):
-                check(f"text search {cfg}", cfg in configs, "present" if cfg in configs else "missing")
+                check(
+                    f"text search {cfg}", cfg in configs, "present" if cfg in configs else "missing"
+                )
         try:
             rows = migrations.status(app.db.url, app.pm)
             todo = [f"{r['set']}/{r['name']}" for r in rows if not r["applied"]]
             check(
                 "migrations",
                 not todo,
-                "up to date" if not todo else "pending: " + ", ".join(todo) + " (run `ctx migrate`)",
+                "up to date"
+                if not todo
+                else "pending: " + ", ".join(todo) + " (run `ctx migrate`)",
             )
         except Exception as exc:
             check("migrations", False, str(exc))

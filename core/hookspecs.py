@@ -80,7 +80,8 @@ def register_embedders(register: Callable[..., None]) -> None:
     """Provide embedding models.
 
     Called once at start-up; all implementations run. Call ``register(name, factory)`` where
-    ``factory(app, options)`` returns an object following ``ctx.core.embed.Embedder``. The
+    ``factory(options)`` (a plain dict) returns an object following
+    ``ctx.core.embed.Embedder``. The
     ``embed.provider`` setting selects one by name. Return nothing.
     """
 

@@ -56,13 +56,28 @@ def claim(conn: psycopg.Connection[Any], kind: str, limit: int) -> list[dict[str
     ).fetchall()
 
 
+def claim_for_scopes(
+    conn: psycopg.Connection[Any], kind: str, scopes: list[str], limit: int
+) -> list[dict[str, Any]]:
+    """Claim queued block jobs whose block lives in one of ``scopes`` (the query's inline path)."""
+    return conn.execute(
+        """
+        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
+         WHERE id IN (SELECT j.id FROM context_jobs j
+                        JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
+                       WHERE j.kind = %s AND j.status = 'queued' AND b.scope = ANY(%s)
+                       ORDER BY j.id
+                       LIMIT %s FOR UPDATE OF j SKIP LOCKED)
+        RETURNING id, kind, payload, attempts
+        """,
+        (kind, scopes, limit),
+    ).fetchall()
+
+
 def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
+    """Done jobs are deleted: the write log is the audit trail, the queue stays small."""
     if job_ids:
-        conn.execute(
-            "UPDATE context_jobs SET status = 'done', finished_at = now(), last_error = NULL "
-            "WHERE id = ANY(%s)",
-            (job_ids,),
-        )
+        conn.execute("DELETE FROM context_jobs WHERE id = ANY(%s)", (job_ids,))
 
 
 def fail(conn: psycopg.Connection[Any], job_id: int, error: str, max_attempts: int) -> None:

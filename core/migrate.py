@@ -14,9 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pluggy
-
+import psycopg
 from ctx.core.errors import ConfigError
 from ctx.core.plugins import collect
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pluggy
-
 from ctx.core import hookspecs
 from ctx.core.errors import PluginError
 
@@ -125,7 +124,8 @@ def collect(pm: pluggy.PluginManager, hook_name: str) -> list[Registration]:
     """
     out: list[Registration] = []
     caller = getattr(pm.hook, hook_name)
-    for impl in reversed(caller.get_hookimpls()):  # pluggy stores LIFO; report in load order
+    # pluggy keeps implementations in registration order (and calls them in reverse): keep it.
+    for impl in caller.get_hookimpls():
 
         def register(*args: Any, _plugin: str = impl.plugin_name, **kwargs: Any) -> None:
             out.append(Registration(_plugin, args, kwargs))

@@ -34,6 +34,9 @@ class StoreRequest(Strict):
     # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
     sensitivity: Sensitivity | None = None
+    occurred_at: datetime | None = Field(
+        default=None, description="When the block's event happened (its own date), ISO 8601."
+    )
 
     @field_validator("title")
     @classmethod
@@ -137,3 +140,35 @@ class BlockOut(SQLModel):
     content_hash: str
     created_at: datetime
     updated_at: datetime
+
+
+class QueryRequest(Strict):
+    query: str = Field(min_length=1, max_length=2000)
+    limit: int | None = Field(default=None, ge=1, le=20)
+    category: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    exclude_ids: list[str] = Field(default_factory=list, max_length=500)
+    exclude_types: list[str] = Field(default_factory=list)
+    scopes: list[str] | None = None
+    explain: bool = False
+
+    @field_validator("query")
+    @classmethod
+    def _query(cls, v: str) -> str:
+        v = _clean_text(v, "query").strip()
+        if not v:
+            raise ValueError("query must not be empty")
+        return v
+
+    @field_validator("exclude_ids")
+    @classmethod
+    def _ids(cls, v: list[str]) -> list[str]:
+        import uuid
+
+        out = []
+        for item in v:
+            try:
+                out.append(str(uuid.UUID(item)))
+            except ValueError:
+                raise ValueError(f"exclude_ids: {item!r} is not a block id") from None
+        return out

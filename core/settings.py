@@ -218,9 +218,12 @@ class Settings:
 
 def core_registry() -> Registry:
     """The settings the core itself reads."""
+    from ctx.core.retrieval_settings import RETRIEVAL_SETTINGS, thresholds_ordered
+
     reg = Registry()
-    for s in CORE_SETTINGS:
+    for s in [*CORE_SETTINGS, *RETRIEVAL_SETTINGS]:
         reg.add(s)
+    reg.cross_checks.append(thresholds_ordered)
     return reg
 
 
@@ -243,11 +246,19 @@ CORE_SETTINGS = [
         choices=("debug", "info", "warning", "error"),
     ),
     Setting(
-        "search.default_limit", int, 10, "Results of /api/search when no limit is given.",
-        minimum=1, maximum=100,
+        "search.default_limit",
+        int,
+        10,
+        "Results of /api/search when no limit is given.",
+        minimum=1,
+        maximum=100,
     ),
     Setting(
-        "jobs.max_attempts", int, 5, "Attempts before a failing job is quarantined.",
-        minimum=1, maximum=100,
+        "jobs.max_attempts",
+        int,
+        5,
+        "Attempts before a failing job is quarantined.",
+        minimum=1,
+        maximum=100,
     ),
 ]

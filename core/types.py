@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-import psycopg
 import pluggy
-
+import psycopg
 from ctx.core.errors import NotFound, PluginError, ValidationError
 from ctx.core.plugins import collect, unique_by_name
 
@@ -73,6 +72,8 @@ class BlockTypeSpec:
 
 
 COLUMNS = [f.name for f in fields(BlockTypeSpec)]
+# Declared types as written (the module uses postponed annotations): "str", "float", "bool", …
+FIELD_TYPES = {f.name: str(f.type) for f in fields(BlockTypeSpec)}
 
 
 def registered_types(pm: pluggy.PluginManager) -> list[tuple[str, BlockTypeSpec]]:
@@ -140,7 +141,7 @@ def update(conn: psycopg.Connection[Any], name: str, changes: dict[str, Any]) ->
             raise ValidationError(
                 f"unknown block type field {key!r}; fields: {', '.join(COLUMNS[1:])}"
             )
-        data[key] = _coerce_field(key, value, data[key])
+        data[key] = _coerce_field(key, value)
     spec = BlockTypeSpec(**data)
     spec.validate()
     sets = ", ".join(f"{c} = %s" for c in COLUMNS[1:])
@@ -151,19 +152,29 @@ def update(conn: psycopg.Connection[Any], name: str, changes: dict[str, Any]) ->
     return spec
 
 
-def _coerce_field(key: str, value: Any, current: Any) -> Any:
-    if not isinstance(value, str) or isinstance(current, str) or current is None:
-        if key == "workflow" and value in ("", "none", "null"):
-            return None
+def _coerce_field(key: str, value: Any) -> Any:
+    """Turn a JSON or CLI value into the field's declared type; a wrong type is a 422."""
+    kind = FIELD_TYPES[key]
+    text = value.strip().lower() if isinstance(value, str) else None
+    if kind == "str | None" and (value is None or text in ("", "none", "null")):
+        return None
+    if kind.startswith("str"):
+        if not isinstance(value, str):
+            raise ValidationError(f"{key} must be a string", field=key)
         return value
-    text = value.strip().lower()
-    if isinstance(current, bool):
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
         if text in {"true", "1", "yes", "on"}:
             return True
         if text in {"false", "0", "no", "off"}:
             return False
-        raise ValidationError(f"{key} must be true or false")
-    try:
-        return float(text)
-    except ValueError:
-        raise ValidationError(f"{key} must be a number") from None
+        raise ValidationError(f"{key} must be true or false", field=key)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if text is not None:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    raise ValidationError(f"{key} must be a number", field=key)

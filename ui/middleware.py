@@ -108,8 +108,11 @@ class CtxMiddleware:
         except TooLarge:
             start, body = _json_response(
                 413,
-                {"error": "too_large", "message": f"request body exceeds {limit} bytes",
-                 "request_id": request_id},
+                {
+                    "error": "too_large",
+                    "message": f"request body exceeds {limit} bytes",
+                    "request_id": request_id,
+                },
             )
             await send_wrapped(start)
             await send_wrapped(body)

@@ -5,16 +5,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
-
 from ctx.core.app import App
 from ctx.core.errors import CtxError
 from ctx.core.plugins import collect
 from ctx.ui.middleware import CtxMiddleware
 from ctx.ui.routes import admin, blocks, health
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("ctx.server")
 VERSION = "0.1.0"
@@ -62,14 +61,20 @@ def create_app(app: App) -> FastAPI:
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         message, details = _describe_validation(list(exc.errors()))
         return JSONResponse(
-            {"error": "invalid", "message": message, "errors": details,
-             "request_id": _request_id(request)},
+            {
+                "error": "invalid",
+                "message": message,
+                "errors": details,
+                "request_id": _request_id(request),
+            },
             status_code=422,
         )
 
     @api.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "http_error")
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+            exc.status_code, "http_error"
+        )
         message = exc.detail if isinstance(exc.detail, str) else "request failed"
         if exc.status_code == 400 and "parsing the body" in message:
             message = "request body is not valid JSON (it must be UTF-8 encoded JSON)"
@@ -83,8 +88,11 @@ def create_app(app: App) -> FastAPI:
     async def crash(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", extra={"request_id": _request_id(request)})
         return JSONResponse(
-            {"error": "internal", "message": "internal error; the server log has details",
-             "request_id": _request_id(request)},
+            {
+                "error": "internal",
+                "message": "internal error; the server log has details",
+                "request_id": _request_id(request),
+            },
             status_code=500,
         )
 

@@ -6,7 +6,6 @@ import sys
 
 import click
 import typer
-
 from ctx.core.errors import CtxError
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import sys
 from typing import Annotated
 
 import typer
-
 from ctx.core.app import App
 from ctx.core.errors import CtxError
 
@@ -34,12 +34,15 @@ def configure_logging(level: str) -> None:
 
 
 def serve(
-    host: Annotated[str | None, typer.Option("--host", help="Default: server.host setting.")] = None,
-    port: Annotated[int | None, typer.Option("--port", help="Default: server.port setting.")] = None,
+    host: Annotated[
+        str | None, typer.Option("--host", help="Default: server.host setting.")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option("--port", help="Default: server.port setting.")
+    ] = None,
 ) -> None:
     """Run ctxd in the foreground; stops cleanly (embedded database included) on SIGINT/SIGTERM."""
     import uvicorn
-
     from ctx.core.listener import Listener
     from ctx.ui.server import create_app
 
@@ -56,17 +59,20 @@ def serve(
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()
         config = uvicorn.Config(
-            create_app(app), host=bind_host, port=bind_port, log_config=None,
-            access_log=False, server_header=False, timeout_graceful_shutdown=10,
+            create_app(app),
+            host=bind_host,
+            port=bind_port,
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            timeout_graceful_shutdown=10,
         )
         # uvicorn re-raises the signal it caught after a graceful shutdown; with these handlers
         # that becomes an exception here, so the finally block still stops the database.
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _raise_stop)
-        try:
+        with contextlib.suppress(_Stop):
             uvicorn.Server(config).run()
-        except _Stop:
-            pass
     finally:
         listener.stop()
         app.close()

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
-
 from ctx.core import auth
 from ctx.core import types as block_types
 from ctx.core.app import set_setting, unset_setting
 from ctx.core.plugins import plugin_infos
 from ctx.ui.deps import AdminDep, AppDep
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
 
 router = APIRouter(prefix="/api", tags=["admin"])
 
@@ -83,8 +82,11 @@ def keys_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
 def keys_create(body: KeyCreate, app: AppDep, _: AdminDep) -> dict[str, Any]:
     with app.connection() as conn:
         key_id, token = auth.create_key(
-            conn, name=body.name, home_scope=body.home_scope,
-            allowed_scopes=body.allowed_scopes, is_admin=body.is_admin,
+            conn,
+            name=body.name,
+            home_scope=body.home_scope,
+            allowed_scopes=body.allowed_scopes,
+            is_admin=body.is_admin,
         )
     return {"id": key_id, "api_key": token}
 

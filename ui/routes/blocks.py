@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-
-from ctx.core import blocks
+from ctx.core import blocks, retrieval
 from ctx.core.errors import ValidationError
 from ctx.core.schemas import (
     ManageRequest,
+    QueryRequest,
     SearchRequest,
     SearchResponse,
     StoreRequest,
     StoreResponse,
 )
 from ctx.ui.deps import AppDep, PrincipalDep
+from fastapi import APIRouter
 
 router = APIRouter(prefix="/api", tags=["blocks"])
 
@@ -58,3 +58,9 @@ def manage(req: ManageRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]
 def whoami(who: PrincipalDep) -> dict[str, Any]:
     """The calling key: name, home scope, read scopes, admin bit."""
     return who.as_dict()
+
+
+@router.post("/query", name="query")
+def query(req: QueryRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
+    """Hybrid retrieval: weighted RRF over dense, English/German full-text and title trigrams."""
+    return retrieval.query(app, who, req)

@@ -1,0 +1,213 @@
+"""Embedding generations and the embed jobs that fill them.
+
+A generation is one embedding space (provider, model, dimensions, options). Exactly one is active
+and serves queries; a rebuild fills a second one in the background and switches when it is
+complete. Writes never wait: ``store`` queues an ``embed`` job in its transaction and a worker (or
+the next query of the same caller) embeds in batches.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from ctx.core import jobs
+from ctx.core.embed import Embedder, create_embedder
+from ctx.core.errors import CtxError, EmbeddingError
+from psycopg.types.json import Jsonb
+
+if TYPE_CHECKING:
+    import psycopg
+    from ctx.core.app import App
+
+log = logging.getLogger("ctx.indexing")
+MAX_TEXT_CHARS = 4000  # models truncate at 256-512 tokens; sending more only costs time
+
+
+def block_text(title: str, content: str) -> str:
+    return (title.strip() + "\n\n" + content.strip())[:MAX_TEXT_CHARS]
+
+
+def vector_literal(vec: np.ndarray) -> str:
+    return "[" + ",".join(f"{float(x):.6g}" for x in vec) + "]"
+
+
+def configured_options(app: App) -> tuple[str, dict[str, Any]]:
+    """The embedder the settings ask for: provider name and its non-secret options."""
+    provider = str(app.settings["embed.provider"])
+    options: dict[str, Any] = {"batch_size": int(app.settings["embed.batch_size"])}
+    for key in ("base_url", "model", "query_prefix", "document_prefix"):
+        value = app.settings[f"embed.{key}"]
+        if value:
+            options[key] = value
+    dims = int(app.settings["embed.dimensions"])
+    if dims:
+        options["dimensions"] = dims
+    return provider, options
+
+
+class EmbedderCache:
+    """One embedder per generation, built lazily and shared across threads."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._lock = threading.Lock()
+        self._by_generation: dict[int, Embedder] = {}
+
+    def for_generation(self, gen: dict[str, Any]) -> Embedder:
+        with self._lock:
+            emb = self._by_generation.get(gen["id"])
+            if emb is None:
+                options = dict(gen["options"] or {})
+                secret = self.app.settings["embed.api_key"]
+                if secret:
+                    options["api_key"] = secret
+                emb = create_embedder(self.app.pm, gen["provider"], options)
+                self._by_generation[gen["id"]] = emb
+            return emb
+
+    def build(self, provider: str, options: dict[str, Any]) -> Embedder:
+        opts = dict(options)
+        secret = self.app.settings["embed.api_key"]
+        if secret:
+            opts["api_key"] = secret
+        return create_embedder(self.app.pm, provider, opts)
+
+
+def generations(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    return conn.execute(
+        "SELECT id, provider, model, dimensions, status, options, created_at, activated_at "
+        "FROM context_embedding_generations ORDER BY id"
+    ).fetchall()
+
+
+def active_generation(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
+    return conn.execute(
+        "SELECT id, provider, model, dimensions, status, options FROM "
+        "context_embedding_generations WHERE status = 'active'"
+    ).fetchone()
+
+
+def building_generation(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
+    return conn.execute(
+        "SELECT id, provider, model, dimensions, status, options FROM "
+        "context_embedding_generations WHERE status = 'building' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+
+
+def create_generation(
+    app: App, provider: str, options: dict[str, Any], *, active: bool
+) -> dict[str, Any]:
+    """Record a new generation (probing the embedder for its model and dimensions)."""
+    emb = app.embedders.build(provider, options)
+    with app.connection() as conn:
+        row = conn.execute(
+            "INSERT INTO context_embedding_generations (provider, model, dimensions, status, "
+            "options, activated_at) VALUES (%s, %s, %s, %s, %s, "
+            "CASE WHEN %s THEN now() END) RETURNING id, provider, model, dimensions, status, "
+            "options",
+            (
+                provider,
+                emb.model,
+                emb.dimensions,
+                "active" if active else "building",
+                Jsonb(options),
+                active,
+            ),
+        ).fetchone()
+        assert row is not None
+        conn.execute("SELECT ctx_embedding_index(%s)", (row["id"],))
+    return dict(row)
+
+
+def ensure_active_generation(app: App) -> dict[str, Any] | None:
+    """Make sure a generation exists; the first start creates one from the settings.
+
+    Returns None (and logs) when the configured embedder cannot be built: ctx still serves the
+    text channels.
+    """
+    with app.connection() as conn:
+        gen = active_generation(conn)
+    if gen is not None:
+        return gen
+    provider, options = configured_options(app)
+    try:
+        return create_generation(app, provider, options, active=True)
+    except CtxError as exc:
+        log.warning("no embedding generation: %s", exc.message)
+        return None
+
+
+def _targets(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    gens = [g for g in (active_generation(conn), building_generation(conn)) if g is not None]
+    return gens
+
+
+def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) -> int:
+    """Embed the given blocks into the active (and a building) generation; return rows written."""
+    if not block_ids:
+        return 0
+    rows = conn.execute(
+        "SELECT b.id, b.title, b.content, b.content_hash FROM context_blocks b "
+        "JOIN context_block_types t ON t.name = b.block_type "
+        "WHERE b.id = ANY(%s) AND t.embed",
+        (block_ids,),
+    ).fetchall()
+    if not rows:
+        return 0
+    written = 0
+    texts = [block_text(r["title"], r["content"]) for r in rows]
+    for gen in _targets(conn):
+        vecs = app.embedders.for_generation(gen).embed_documents(texts)
+        if vecs.shape != (len(rows), gen["dimensions"]):
+            raise EmbeddingError(
+                f"embedder returned shape {vecs.shape}, generation {gen['id']} expects "
+                f"{gen['dimensions']} dimensions"
+            )
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
+                "embedding) VALUES (%s, %s, %s, %s::halfvec) ON CONFLICT (block_id, generation) "
+                "DO UPDATE SET embedding = EXCLUDED.embedding, "
+                "content_hash = EXCLUDED.content_hash, created_at = now()",
+                [
+                    (r["id"], gen["id"], r["content_hash"], vector_literal(v))
+                    for r, v in zip(rows, vecs, strict=True)
+                ],
+            )
+        written += len(rows)
+    return written
+
+
+def run_embed_jobs(app: App, *, scopes: list[str] | None = None, batch: int = 64) -> int:
+    """Claim queued embed jobs (optionally only for blocks in ``scopes``) and do them.
+
+    Returns the number of jobs completed. A failing embedder puts the jobs back with backoff;
+    the blocks stay stored and findable through the text channels.
+    """
+    done = 0
+    max_attempts = int(app.settings["jobs.max_attempts"])
+    while True:
+        with app.connection() as conn:
+            if scopes is None:
+                claimed = jobs.claim(conn, "embed", batch)
+            else:
+                claimed = jobs.claim_for_scopes(conn, "embed", scopes, batch)
+        if not claimed:
+            return done
+        ids = [str(j["payload"]["block_id"]) for j in claimed]
+        try:
+            with app.connection() as conn:
+                embed_blocks(app, conn, ids)
+                jobs.finish(conn, [j["id"] for j in claimed])
+        except Exception as exc:
+            message = exc.message if isinstance(exc, CtxError) else repr(exc)
+            with app.connection() as conn:
+                for j in claimed:
+                    jobs.fail(conn, j["id"], message, max_attempts)
+            raise
+        done += len(claimed)
+        if len(claimed) < batch:
+            return done

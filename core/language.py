@@ -1,0 +1,124 @@
+"""Is this query German? Umlauts or ß, two or more German stopwords, or one domain term.
+
+The answer feeds the response (and, with a translate backend, the search-query translation); it
+never changes which channels run: English and German full-text search both run on every query.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+STOPWORDS = frozenset(
+    [
+        "der",
+        "die",
+        "das",
+        "den",
+        "dem",
+        "des",
+        "ein",
+        "eine",
+        "einen",
+        "einem",
+        "einer",
+        "eines",
+        "und",
+        "oder",
+        "aber",
+        "nicht",
+        "kein",
+        "keine",
+        "ist",
+        "sind",
+        "war",
+        "waren",
+        "wird",
+        "werden",
+        "wurde",
+        "hat",
+        "haben",
+        "hatte",
+        "ich",
+        "du",
+        "er",
+        "sie",
+        "es",
+        "wir",
+        "ihr",
+        "mit",
+        "von",
+        "zu",
+        "zum",
+        "zur",
+        "auf",
+        "für",
+        "über",
+        "unter",
+        "bei",
+        "nach",
+        "vor",
+        "wie",
+        "was",
+        "wer",
+        "wann",
+        "warum",
+        "wo",
+        "welche",
+        "welcher",
+        "auch",
+        "noch",
+        "schon",
+        "nur",
+        "sehr",
+        "mehr",
+        "dass",
+        "im",
+    ]
+)
+DOMAIN_TERMS = frozenset(
+    [
+        "schreibschutz",
+        "sicherheitstrennung",
+        "duplikat",
+        "duplikaterkennung",
+        "kontextspeicher",
+        "einbettung",
+        "schwellenwert",
+        "zugriffsschlüssel",
+        "datenbank",
+        "entscheidung",
+        "suche",
+        "speicher",
+        "wissensblock",
+        "abfrage",
+        "bereich",
+        "berechtigung",
+    ]
+)
+WORD_RE = re.compile(r"[a-zäöüß]+", re.IGNORECASE)
+UMLAUT_RE = re.compile(r"[äöüßÄÖÜ]")
+
+
+@dataclass
+class LanguageGuess:
+    german: bool
+    reasons: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"language": "de" if self.german else "en", "german_signals": self.reasons}
+
+
+def detect_german(text: str) -> LanguageGuess:
+    reasons = []
+    if UMLAUT_RE.search(text):
+        reasons.append("umlaut")
+    words = [w.lower() for w in WORD_RE.findall(text)]
+    stop_hits = sorted({w for w in words if w in STOPWORDS})
+    if len(stop_hits) >= 2:
+        reasons.append("stopwords:" + ",".join(stop_hits[:5]))
+    # Prefix match so inflected forms count too (Datenbanken, Einbettungen).
+    terms = sorted({t for w in words for t in DOMAIN_TERMS if w.startswith(t)})
+    if terms:
+        reasons.append("terms:" + ",".join(terms[:5]))
+    return LanguageGuess(german=bool(reasons), reasons=reasons)

@@ -1,0 +1,122 @@
+"""Settings of the embedding and query path (weights, limits, thresholds)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ctx.core.settings import Setting
+
+
+def _weight(key: str, default: float, channel: str) -> Setting:
+    return Setting(
+        key, float, default, f"RRF weight of the {channel} channel.", minimum=0.0, maximum=10.0
+    )
+
+
+def _limit(key: str, default: int, channel: str) -> Setting:
+    return Setting(
+        key, int, default, f"Candidates the {channel} channel contributes.", minimum=1, maximum=1000
+    )
+
+
+RETRIEVAL_SETTINGS = [
+    Setting(
+        "embed.provider",
+        str,
+        "e5",
+        "Embedder for new generations: e5 (multilingual, local), minilm (local), openai.",
+        hot=False,
+    ),
+    Setting(
+        "embed.base_url", str, "", "Base URL of an OpenAI-compatible embeddings server.", hot=False
+    ),
+    Setting("embed.model", str, "", "Model name sent to an embeddings server.", hot=False),
+    Setting(
+        "embed.dimensions",
+        int,
+        0,
+        "Matryoshka truncation to this many dimensions (0: the model's own).",
+        hot=False,
+        minimum=0,
+        maximum=4000,
+    ),
+    Setting(
+        "embed.query_prefix",
+        str,
+        "",
+        "Instruction prefix for queries (server embedders).",
+        hot=False,
+    ),
+    Setting(
+        "embed.document_prefix",
+        str,
+        "",
+        "Instruction prefix for documents (server embedders).",
+        hot=False,
+    ),
+    Setting(
+        "embed.api_key", str, "", "Bearer token for the embeddings server (env only).", hot=False
+    ),
+    Setting("embed.batch_size", int, 64, "Texts per embedding call.", minimum=1, maximum=2048),
+    _weight("query.weight_dense", 0.45, "dense (vector)"),
+    _weight("query.weight_fts_en", 0.25, "English full-text"),
+    _weight("query.weight_fts_de", 0.20, "German full-text"),
+    _weight("query.weight_trigram", 0.10, "trigram title"),
+    Setting(
+        "query.rrf_k", int, 60, "RRF constant k in weight / (k + rank).", minimum=1, maximum=1000
+    ),
+    _limit("query.limit_dense", 75, "dense"),
+    _limit("query.limit_fts", 100, "each full-text"),
+    _limit("query.limit_trigram", 30, "trigram title"),
+    Setting(
+        "query.trigram_threshold",
+        float,
+        0.05,
+        "Minimum title similarity for the trigram channel.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.candidates",
+        int,
+        200,
+        "Fused candidates kept for the later stages.",
+        minimum=1,
+        maximum=2000,
+    ),
+    Setting(
+        "query.default_limit",
+        int,
+        5,
+        "Sources returned when no limit is given.",
+        minimum=1,
+        maximum=20,
+    ),
+    Setting(
+        "query.confident_threshold",
+        float,
+        0.008,
+        "Best score at or above which a result is 'confident'.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.score_threshold",
+        float,
+        0.001,
+        "Best score below which nothing relevant was found (then at most 2 sources are "
+        "returned up to the confident threshold).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+]
+
+
+def thresholds_ordered(get: Callable[[str], Any]) -> str | None:
+    if float(get("query.score_threshold")) > float(get("query.confident_threshold")):
+        return (
+            "query.score_threshold must not exceed query.confident_threshold "
+            "(low_confidence would be unreachable)"
+        )
+    return None
