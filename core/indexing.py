@@ -211,3 +211,130 @@ def run_embed_jobs(app: App, *, scopes: list[str] | None = None, batch: int = 64
         done += len(claimed)
         if len(claimed) < batch:
             return done
+
+
+REBUILD_BATCHES_PER_STEP = 4
+
+
+def start_rebuild(
+    app: App, provider: str | None = None, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Create a 'building' generation for the configured (or given) embedder and queue its fill."""
+    with app.connection() as conn:
+        running = building_generation(conn)
+    if running is not None:
+        raise CtxError(
+            f"a rebuild is already running (generation {running['id']}); see `ctx embed status`"
+        )
+    if provider is None:
+        provider, configured = configured_options(app)
+        options = configured if options is None else options
+    gen = create_generation(app, provider, options or {}, active=False)
+    with app.connection() as conn:
+        jobs.enqueue(conn, "rebuild", {"generation": gen["id"]}, dedupe_key=str(gen["id"]))
+    return gen
+
+
+def rebuild_step(app: App, batch: int = 64) -> int:
+    """Fill the building generation a few batches at a time; switch when it is complete.
+
+    Returns 1 when it did work (so the worker comes back soon), 0 when there was nothing to do.
+    """
+    with app.connection() as conn:
+        claimed = jobs.claim(conn, "rebuild", 1)
+    if not claimed:
+        return 0
+    job = claimed[0]
+    gen_id = int(job["payload"]["generation"])
+    try:
+        with app.connection() as conn:
+            gen = conn.execute(
+                "SELECT id, provider, model, dimensions, status, options "
+                "FROM context_embedding_generations WHERE id = %s",
+                (gen_id,),
+            ).fetchone()
+        if gen is None or gen["status"] != "building":
+            with app.connection() as conn:
+                jobs.finish(conn, [job["id"]])
+            return 1
+        embedder = app.embedders.for_generation(gen)
+        for _ in range(REBUILD_BATCHES_PER_STEP):
+            with app.connection() as conn:
+                rows = conn.execute(
+                    "SELECT b.id, b.title, b.content, b.content_hash FROM context_blocks b "
+                    "JOIN context_block_types t ON t.name = b.block_type WHERE t.embed "
+                    "AND NOT EXISTS (SELECT 1 FROM context_block_embeddings e "
+                    "WHERE e.block_id = b.id AND e.generation = %s) LIMIT %s",
+                    (gen_id, batch),
+                ).fetchall()
+                if not rows:
+                    _switch(conn, gen_id)
+                    jobs.finish(conn, [job["id"]])
+                    log.info("embedding generation %s is now active", gen_id)
+                    return 1
+                vecs = embedder.embed_documents(
+                    [block_text(r["title"], r["content"]) for r in rows]
+                )
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
+                        "embedding) VALUES (%s, %s, %s, %s::halfvec) ON CONFLICT DO NOTHING",
+                        [
+                            (r["id"], gen_id, r["content_hash"], vector_literal(v))
+                            for r, v in zip(rows, vecs, strict=True)
+                        ],
+                    )
+        with app.connection() as conn:  # more to do: hand the job back for the next step
+            conn.execute(
+                "UPDATE context_jobs SET status = 'queued', locked_at = NULL, attempts = 0 "
+                "WHERE id = %s",
+                (job["id"],),
+            )
+        return 1
+    except Exception as exc:
+        message = exc.message if isinstance(exc, CtxError) else repr(exc)
+        with app.connection() as conn:
+            jobs.fail(conn, job["id"], message, int(app.settings["jobs.max_attempts"]))
+        raise
+
+
+def _switch(conn: psycopg.Connection[Any], gen_id: int) -> None:
+    """Make ``gen_id`` active in one transaction; the previous generation and its rows go."""
+    old = active_generation(conn)
+    if old is not None:
+        conn.execute(
+            "UPDATE context_embedding_generations SET status = 'retired' WHERE id = %s",
+            (old["id"],),
+        )
+    conn.execute(
+        "UPDATE context_embedding_generations SET status = 'active', activated_at = now() "
+        "WHERE id = %s",
+        (gen_id,),
+    )
+    if old is not None:
+        conn.execute(f"DROP INDEX IF EXISTS context_block_embeddings_hnsw_{int(old['id'])}")
+        conn.execute("DELETE FROM context_embedding_generations WHERE id = %s", (old["id"],))
+
+
+def status(app: App) -> dict[str, Any]:
+    with app.connection() as conn:
+        total = conn.execute(
+            "SELECT count(*) AS n FROM context_blocks b JOIN context_block_types t "
+            "ON t.name = b.block_type WHERE t.embed"
+        ).fetchone()
+        gens = generations(conn)
+        counts = {
+            r["generation"]: r["n"]
+            for r in conn.execute(
+                "SELECT generation, count(*) AS n FROM context_block_embeddings GROUP BY generation"
+            ).fetchall()
+        }
+        pending = conn.execute(
+            "SELECT status, count(*) AS n FROM context_jobs WHERE kind = 'embed' GROUP BY status"
+        ).fetchall()
+    assert total is not None
+    return {
+        "embeddable_blocks": total["n"],
+        "generations": [{**g, "embedded": counts.get(g["id"], 0)} for g in gens],
+        "embed_jobs": {r["status"]: r["n"] for r in pending},
+    }

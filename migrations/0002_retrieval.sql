@@ -116,8 +116,13 @@ BEGIN
                AND NOT (b.id = ANY($8))
         ),
         q AS (
+            -- OR the lexemes: a question rarely contains every word of its answer. The German
+            -- channel drops English stopwords first, or "we", "do", "how" would match German text.
             SELECT replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery AS en,
-                   replace(plainto_tsquery('german', $1)::text, '&', '|')::tsquery AS de
+                   replace(plainto_tsquery('german', coalesce(
+                       (SELECT string_agg(token, ' ') FROM ts_debug('english', $1)
+                         WHERE lexemes IS NOT NULL AND lexemes <> '{}'), ''))::text,
+                       '&', '|')::tsquery AS de
         ),
         dense AS (%s),
         en AS (

@@ -36,8 +36,12 @@ def save(
     if not isinstance(meta, dict):
         raise ValidationError("--metadata must be a JSON object")
     body: dict[str, Any] = {
-        "title": title, "content": content, "category": category, "block_type": block_type,
-        "tags": [t.strip() for t in tags.split(",") if t.strip()], "metadata": meta,
+        "title": title,
+        "content": content,
+        "category": category,
+        "block_type": block_type,
+        "tags": [t.strip() for t in tags.split(",") if t.strip()],
+        "metadata": meta,
     }
     if sensitivity:
         body["sensitivity"] = sensitivity
@@ -88,8 +92,12 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Full-text search (no model needed)."""
-    body: dict[str, Any] = {"query": query, "limit": limit, "category": category,
-                            "tags": [t.strip() for t in tags.split(",") if t.strip()]}
+    body: dict[str, Any] = {
+        "query": query,
+        "limit": limit,
+        "category": category,
+        "tags": [t.strip() for t in tags.split(",") if t.strip()],
+    }
     result = Client().post("/api/search", body)
     if as_json:
         dump_json(result)
@@ -102,6 +110,46 @@ def search(
         console.print("  " + hit["snippet"].replace("\n", " "), markup=False)
     if not result["results"]:
         console.print("no matches")
+
+
+def query(
+    text: Annotated[str, typer.Argument(help="A question or keywords, in English or German.")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=20)] = 5,
+    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    tags: Annotated[str, typer.Option("--tags")] = "",
+    explain: Annotated[bool, typer.Option("--explain", help="Rank and score per channel.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Hybrid retrieval (dense + English/German full-text + title trigrams, fused with RRF)."""
+    body: dict[str, Any] = {
+        "query": text,
+        "limit": limit,
+        "category": category,
+        "tags": [t.strip() for t in tags.split(",") if t.strip()],
+        "explain": explain,
+    }
+    result = Client().post("/api/query", body)
+    if as_json:
+        dump_json(result)
+        return
+    console.print(
+        f"{result['confidence']} · {result['language']['language']} · {result['took_ms']} ms",
+        markup=False,
+    )
+    for warning in result["warnings"]:
+        console.print(f"warning: {warning}", markup=False)
+    for i, src in enumerate(result["sources"], 1):
+        console.print(
+            f"[bold]{i}. {src['title']}[/bold]  {src['id'][:8]} [{src['scope']}/{src['category']}]"
+            f"  {src['score']:.4f}"
+        )
+        console.print("   " + (src["snippet"] or "").replace("\n", " "), markup=False)
+        if explain:
+            parts = []
+            for name, ch in src["channels"].items():
+                if ch["rank"] is not None:
+                    parts.append(f"{name} #{ch['rank']}")
+            console.print("   channels: " + (", ".join(parts) or "none"), markup=False)
 
 
 def stats(as_json: JsonOpt = False) -> None:
@@ -151,6 +199,7 @@ def register(cli: typer.Typer) -> None:
     cli.command()(get)
     cli.command()(delete)
     cli.command()(search)
+    cli.command()(query)
     cli.command()(stats)
     cli.command()(categories)
     cli.command("list-meta")(list_meta)

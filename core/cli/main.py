@@ -10,7 +10,7 @@ from ctx.core.errors import CtxError
 
 
 def build_cli() -> typer.Typer:
-    from ctx.core.cli import admin, data, serve
+    from ctx.core.cli import admin, data, embed, serve
     from ctx.core.plugins import create_plugin_manager
 
     cli = typer.Typer(
@@ -23,6 +23,8 @@ def build_cli() -> typer.Typer:
     admin.register(cli)
     data.register(cli)
     cli.command()(serve.serve)
+    cli.add_typer(embed.app, name="embed")
+    cli.command()(embed.worker)
     try:
         from ctx.core.cli import temporal
 

@@ -44,14 +44,19 @@ def serve(
     """Run ctxd in the foreground; stops cleanly (embedded database included) on SIGINT/SIGTERM."""
     import uvicorn
     from ctx.core.listener import Listener
+    from ctx.core.worker import Worker
     from ctx.ui.server import create_app
 
     app = App()
     configure_logging(str(app.settings["log.level"]))
     app.open()
-    listener = Listener(app, {"ctx_settings": lambda _payload: app.reload()})
+    worker = Worker(app)
+    listener = Listener(
+        app, {"ctx_settings": lambda _payload: app.reload(), "ctx_jobs": worker.notify}
+    )
     try:
         listener.start()
+        worker.start()
         bind_host = host or str(app.settings["server.host"])
         bind_port = port or int(app.settings["server.port"])
         if port is not None and not 1 <= port <= 65535:
@@ -74,5 +79,6 @@ def serve(
         with contextlib.suppress(_Stop):
             uvicorn.Server(config).run()
     finally:
+        worker.stop()
         listener.stop()
         app.close()

@@ -1,0 +1,89 @@
+"""``ctx embed``: embedding generations, their progress and blue-green rebuilds; ``ctx worker``."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from ctx.core import indexing
+from ctx.core.cli.common import console, dump_json, opened_app, table
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+app = typer.Typer(help="Embedding generations: status and rebuild.", no_args_is_help=True)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+
+
+@app.command("status")
+def embed_status(as_json: JsonOpt = False) -> None:
+    """Generations (active, building), how many blocks each holds, pending embed jobs."""
+    with opened_app() as ctx_app:
+        report = indexing.status(ctx_app)
+    if as_json:
+        dump_json(report)
+        return
+    table(report["generations"], ["id", "status", "provider", "model", "dimensions", "embedded"])
+    console.print(f"embeddable blocks: {report['embeddable_blocks']}")
+    console.print(f"embed jobs: {report['embed_jobs'] or 'none pending'}")
+
+
+@app.command("rebuild")
+def embed_rebuild(
+    provider: Annotated[
+        str | None, typer.Option("--provider", help="Embedder (default: embed.provider).")
+    ] = None,
+    wait: Annotated[bool, typer.Option(help="Stay and show progress until it switches.")] = True,
+) -> None:
+    """Build a new generation in the background; queries use the old one until it is complete.
+
+    While waiting this process also does the work (a running ctxd's worker helps; jobs are
+    claimed with SKIP LOCKED, so nothing is done twice).
+    """
+    with opened_app() as ctx_app:
+        options = None
+        if provider is not None:
+            _, options = indexing.configured_options(ctx_app)
+        gen = indexing.start_rebuild(ctx_app, provider, options)
+        console.print(f"generation {gen['id']} ({gen['provider']}/{gen['model']}) is building")
+        if not wait:
+            return
+        with Progress(
+            TextColumn("embedding"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress:
+            task = progress.add_task("rebuild", total=None)
+            while True:
+                report = indexing.status(ctx_app)
+                this = next((g for g in report["generations"] if g["id"] == gen["id"]), None)
+                if this is None:
+                    console.print("the generation was removed")
+                    raise typer.Exit(1)
+                progress.update(task, total=report["embeddable_blocks"], completed=this["embedded"])
+                if this["status"] == "active":
+                    break
+                if indexing.rebuild_step(ctx_app) == 0:
+                    time.sleep(0.5)
+        console.print(f"generation {gen['id']} is active")
+
+
+def worker() -> None:
+    """Run background jobs in the foreground (for extra worker processes beside ctxd)."""
+    from ctx.core.listener import Listener
+    from ctx.core.worker import Worker
+
+    with opened_app() as ctx_app:
+        w = Worker(ctx_app)
+        listener = Listener(
+            ctx_app, {"ctx_jobs": w.notify, "ctx_settings": lambda _: ctx_app.reload()}
+        )
+        listener.start()
+        console.print("worker running; Ctrl-C to stop")
+        try:
+            w.run_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            listener.stop()
