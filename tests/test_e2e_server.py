@@ -1,0 +1,150 @@
+"""The real thing: a ``ctxd`` process driven by the ``ctx`` CLI, as a user would run them."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CLI = [sys.executable, "-m", "ctx.core.cli.main"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ctx(
+    env: dict[str, str], *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[Any]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"ctxd exited early: {proc.stderr.read() if proc.stderr else ''}")
+        try:
+            if httpx.get(url + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("ctxd did not become healthy")
+
+
+def stop(proc: subprocess.Popen[Any]) -> int:
+    proc.send_signal(signal.SIGTERM)
+    return proc.wait(timeout=60)
+
+
+@pytest.fixture
+def base_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
+    env["CTX_HOME"] = str(tmp_path / "home")
+    env["CTX_LOAD_PLUGINS"] = ""
+    return env
+
+
+def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> None:
+    port = free_port()
+    env = {**base_env, "CTX_DATABASE_URL": database_url, "CTX_SERVER_PORT": str(port)}
+    init = ctx(env, "init", "--json")
+    assert init.returncode == 0, init.stderr
+    first = json.loads(init.stdout)
+    assert first["url"] == f"http://127.0.0.1:{port}"
+    assert first["api_key"].startswith("ctx_")
+    again = json.loads(ctx(env, "init", "--json").stdout)
+    assert again["api_key"] is None  # shown once only
+
+    server = subprocess.Popen(
+        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        wait_healthy(first["url"], server)
+        user = {**env, "CTX_URL": first["url"], "CTX_API_KEY": first["api_key"]}
+
+        saved = ctx(
+            user,
+            "save",
+            "Deploy checklist",
+            "--category",
+            "ops",
+            "--tags",
+            "deploy",
+            "--json",
+            stdin="Run migrations first, then roll the web nodes one by one.",
+        )
+        assert saved.returncode == 0, saved.stderr
+        block = json.loads(saved.stdout)
+        assert block["action"] == "created" and block["scope"] == "default"
+
+        found = json.loads(ctx(user, "search", "migrations", "--json").stdout)
+        assert [r["id"] for r in found["results"]] == [block["id"]]
+
+        answer = json.loads(ctx(user, "query", "how do we roll out a release", "--json").stdout)
+        assert answer["sources"] and answer["sources"][0]["id"] == block["id"]
+
+        shown = json.loads(ctx(user, "get", block["id"][:8], "--json").stdout)
+        assert shown["content"].startswith("Run migrations first")
+
+        stats = json.loads(ctx(user, "stats", "--json").stdout)
+        assert stats["blocks"] == 1
+
+        bad = ctx(user, "get", "nothex!")
+        assert bad.returncode == 2
+        assert bad.stderr.strip().startswith("ctx:") and "Traceback" not in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+        wrong_key = ctx({**user, "CTX_API_KEY": "ctx_wrong"}, "stats")
+        assert wrong_key.returncode == 2 and "invalid API key" in wrong_key.stderr
+
+        deleted = ctx(user, "delete", block["id"], "--json")
+        assert json.loads(deleted.stdout)["action"] == "deleted"
+        assert json.loads(ctx(user, "stats", "--json").stdout)["blocks"] == 0
+    finally:
+        code = stop(server)
+    assert code == 0
+
+
+def test_embedded_postgres_starts_and_stops_with_ctxd(base_env: dict[str, str]) -> None:
+    port = free_port()
+    env = {**base_env, "CTX_SERVER_PORT": str(port), "CTX_EMBED_PROVIDER": "none-for-this-test"}
+    init = ctx(env, "init", "--json")
+    assert init.returncode == 0, init.stderr
+    info = json.loads(init.stdout)
+    pgdata = Path(env["CTX_HOME"]) / "pg"
+    assert (pgdata / "PG_VERSION").exists()
+    assert "host=" in info["database"] and str(pgdata) in info["database"]
+
+    server = subprocess.Popen(
+        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        wait_healthy(info["url"], server)
+        assert (pgdata / "postmaster.pid").exists()
+        doctor = ctx(env, "doctor", "--json")
+        report = json.loads(doctor.stdout)
+        names = {c["name"]: c["ok"] for c in report["checks"]}
+        assert names["extension vector"] and names["extension pg_trgm"]
+        assert names["migrations"]
+    finally:
+        code = stop(server)
+    assert code == 0
+    deadline = time.monotonic() + 20
+    while (pgdata / "postmaster.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not (pgdata / "postmaster.pid").exists(), "the embedded PostgreSQL kept running"
