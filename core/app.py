@@ -21,6 +21,7 @@ from ctx.core.db import Database, default_home
 from ctx.core.hooks import call_each
 from ctx.core.plugins import DEFAULT_PLUGINS, collect, create_plugin_manager
 from ctx.core.settings import Registry, Settings, core_registry
+from ctx.core.temporal import TemporalParser, parser_from_plugin_manager
 
 log = logging.getLogger("ctx.app")
 
@@ -48,6 +49,7 @@ class App:
         from ctx.core.indexing import EmbedderCache
 
         self.embedders = EmbedderCache(self)
+        self._temporal_parser: TemporalParser | None = None
         self._types_lock = threading.Lock()
         self.started = False
 
@@ -107,6 +109,13 @@ class App:
         with self._types_lock:
             self.block_types = types
         return problems
+
+    @property
+    def temporal_parser(self) -> TemporalParser:
+        """The deterministic parser built from every registered matcher (built on first use)."""
+        if self._temporal_parser is None:
+            self._temporal_parser = parser_from_plugin_manager(self.pm)
+        return self._temporal_parser
 
     def block_type(self, name: str) -> block_types.BlockTypeSpec | None:
         with self._types_lock:

@@ -9,7 +9,7 @@ from ctx.core import migrate as migrations
 from ctx.core.app import App
 from ctx.core.db import redact
 
-NEEDED_EXTENSIONS = {"vector": (0, 7), "pg_trgm": (1, 0)}
+NEEDED_EXTENSIONS = {"vector": (0, 8), "pg_trgm": (1, 0)}  # 0.8: hnsw.iterative_scan
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:

@@ -34,7 +34,7 @@ def call_each(hook: Any, *, swallow: bool = False, **kwargs: Any) -> list[Any]:
     hooks must never undo work that has already been committed.
     """
     out = []
-    for impl in reversed(hook.get_hookimpls()):
+    for impl in hook.get_hookimpls():
         args = {name: kwargs[name] for name in impl.argnames if name in kwargs}
         try:
             out.append(resolve(impl.function(**args)))

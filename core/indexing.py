@@ -160,12 +160,25 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
     written = 0
     texts = [block_text(r["title"], r["content"]) for r in rows]
     for gen in _targets(conn):
-        vecs = app.embedders.for_generation(gen).embed_documents(texts)
-        if vecs.shape != (len(rows), gen["dimensions"]):
-            raise EmbeddingError(
-                f"embedder returned shape {vecs.shape}, generation {gen['id']} expects "
-                f"{gen['dimensions']} dimensions"
+        try:
+            vecs = app.embedders.for_generation(gen).embed_documents(texts)
+            if vecs.shape != (len(rows), gen["dimensions"]):
+                raise EmbeddingError(
+                    f"embedder returned shape {vecs.shape}, generation {gen['id']} expects "
+                    f"{gen['dimensions']} dimensions"
+                )
+        except Exception as exc:
+            if gen["status"] == "active":
+                raise
+            # A broken rebuild must not keep blocks out of the generation that serves
+            # queries; drop stale rows so the rebuild's own fill embeds these blocks again.
+            msg = exc.message if isinstance(exc, CtxError) else repr(exc)
+            log.warning("embedding into building generation %s failed: %s", gen["id"], msg)
+            conn.execute(
+                "DELETE FROM context_block_embeddings WHERE generation = %s AND block_id = ANY(%s)",
+                (gen["id"], [r["id"] for r in rows]),
             )
+            continue
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
@@ -189,6 +202,18 @@ def run_embed_jobs(app: App, *, scopes: list[str] | None = None, batch: int = 64
     """
     done = 0
     max_attempts = int(app.settings["jobs.max_attempts"])
+    if scopes is not None:
+        # Blocks a worker is embedding right now: embed them here too (the upsert is idempotent)
+        # rather than answer without them.
+        with app.connection() as conn:
+            held = conn.execute(
+                "SELECT j.payload->>'block_id' AS id FROM context_jobs j "
+                "JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
+                "WHERE j.kind = 'embed' AND j.status = 'running' AND b.scope = ANY(%s) LIMIT 256",
+                (scopes,),
+            ).fetchall()
+            if held:
+                embed_blocks(app, conn, [r["id"] for r in held])
     while True:
         with app.connection() as conn:
             if scopes is None:

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from ctx.core.types import BlockTypeSpec
 
 
+STALE_AFTER = "15 minutes"  # a job running longer than this is presumed abandoned
+
+
 def enqueue(
     conn: psycopg.Connection[Any],
     kind: str,
@@ -47,12 +50,15 @@ def claim(conn: psycopg.Connection[Any], kind: str, limit: int) -> list[dict[str
         """
         UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
          WHERE id IN (SELECT id FROM context_jobs
-                       WHERE kind = %s AND status = 'queued' AND run_after <= now()
+                       WHERE kind = %s AND run_after <= now()
+                         AND (status = 'queued'
+                              -- a worker that died mid-job leaves it 'running': take it back
+                              OR (status = 'running' AND locked_at < now() - %s::interval))
                        ORDER BY run_after, id
                        LIMIT %s FOR UPDATE SKIP LOCKED)
         RETURNING id, kind, payload, attempts
         """,
-        (kind, limit),
+        (kind, STALE_AFTER, limit),
     ).fetchall()
 
 

@@ -96,6 +96,9 @@ DOMAIN_TERMS = frozenset(
         "berechtigung",
     ]
 )
+# Stopwords that are also everyday English words ("what was the hat", "did it die"): they count
+# only next to a stopword that is German alone.
+ENGLISH_HOMOGRAPHS = frozenset(["den", "die", "er", "hat", "im", "mit", "von", "war", "was"])
 WORD_RE = re.compile(r"[a-zäöüß]+", re.IGNORECASE)
 UMLAUT_RE = re.compile(r"[äöüßÄÖÜ]")
 
@@ -115,7 +118,7 @@ def detect_german(text: str) -> LanguageGuess:
         reasons.append("umlaut")
     words = [w.lower() for w in WORD_RE.findall(text)]
     stop_hits = sorted({w for w in words if w in STOPWORDS})
-    if len(stop_hits) >= 2:
+    if len(stop_hits) >= 2 and any(w not in ENGLISH_HOMOGRAPHS for w in stop_hits):
         reasons.append("stopwords:" + ",".join(stop_hits[:5]))
     # Prefix match so inflected forms count too (Datenbanken, Einbettungen).
     terms = sorted({t for w in words for t in DOMAIN_TERMS if w.startswith(t)})

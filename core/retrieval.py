@@ -15,6 +15,8 @@ from ctx.core.errors import CtxError, Forbidden
 from ctx.core.indexing import active_generation, run_embed_jobs, vector_literal
 from ctx.core.language import detect_german
 from ctx.core.schemas import QueryRequest
+from ctx.core.temporal import TemporalResult
+from ctx.core.timeline import apply_gravity, date_query, run_temporal_jobs_for_scopes
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -57,10 +59,17 @@ def candidates(
     warnings: list[str],
     *,
     channel_weights: list[float] | None = None,
+    date_query: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Run the fusion: up to ``query.candidates`` scored rows with per-channel ranks."""
+    """Run the fusion: up to ``query.candidates`` scored rows with per-channel ranks.
+
+    ``channel_weights`` overrides [dense, fts_en, fts_de, trigram, dates] (a 4-list keeps the
+    date weight from the settings); ``date_query`` feeds the date channel.
+    """
     s = app.settings
-    w = channel_weights or weights(app)
+    w = list(channel_weights or weights(app))
+    if len(w) == 4:
+        w.append(float(s["query.weight_dates"]))
     embedding: str | None = None
     gen: dict[str, Any] | None = None
     with app.connection() as conn:
@@ -90,7 +99,7 @@ def candidates(
         rows = conn.execute(
             "SELECT * FROM ctx_rrf(%s::text, %s::text, %s::int, %s::int, %s::text[], %s::text, "
             "%s::text[], %s::uuid[], %s::text[], %s::real[], %s::int, %s::int[], %s::real, "
-            "%s::int)",
+            "%s::int, %s::text)",
             (
                 req.query,
                 embedding,
@@ -106,6 +115,7 @@ def candidates(
                 limits,
                 float(s["query.trigram_threshold"]),
                 int(s["query.candidates"]),
+                date_query,
             ),
         ).fetchall()
     return list(rows)
@@ -144,14 +154,27 @@ def explain_row(r: dict[str, Any]) -> dict[str, Any]:
         "fts_en": {"rank": r["en_rank"], "score": r["en_score"]},
         "fts_de": {"rank": r["de_rank"], "score": r["de_score"]},
         "trigram": {"rank": r["trgm_rank"], "similarity": r["trgm_sim"]},
+        "dates": {"rank": r.get("date_rank")},
+        "gravity": r.get("gravity", 1.0),
     }
+
+
+def parse_time(app: App, req: QueryRequest, scopes: list[str]) -> TemporalResult:
+    """Resolve the query's temporal expression; extract the caller's pending blocks first."""
+    result = app.temporal_parser.parse(req.query, now=req.now)
+    if result.matched:
+        run_temporal_jobs_for_scopes(app, scopes)
+    return result
 
 
 def query(app: App, who: Principal, req: QueryRequest) -> dict[str, Any]:
     started = time.perf_counter()
     scopes = read_scopes(who, req.scopes)
     warnings: list[str] = []
-    rows = candidates(app, req, scopes, warnings)
+    temporal = parse_time(app, req, scopes)
+    rows = candidates(app, req, scopes, warnings, date_query=date_query(temporal))
+    if temporal.matched and app.settings["query.temporal_gravity"]:
+        rows = apply_gravity(app, rows, temporal)
     limit = req.limit or int(app.settings["query.default_limit"])
     best = float(rows[0]["score"]) if rows else 0.0
     confidence = classify(
@@ -176,6 +199,7 @@ def query(app: App, who: Principal, req: QueryRequest) -> dict[str, Any]:
         "confidence": confidence,
         "sources": sources,
         "language": detect_german(req.query).as_dict(),
+        "temporal": {**temporal.to_json(), "fallback": temporal.fallback},
         "warnings": warnings,
         "candidates": len(rows),
         "took_ms": round((time.perf_counter() - started) * 1000, 1),

@@ -63,6 +63,14 @@ RETRIEVAL_SETTINGS = [
     _weight("query.weight_fts_en", 0.25, "English full-text"),
     _weight("query.weight_fts_de", 0.20, "German full-text"),
     _weight("query.weight_trigram", 0.10, "trigram title"),
+    _weight("query.weight_dates", 0.10, "date (resolved temporal expressions)"),
+    _limit("query.limit_dates", 100, "date"),
+    Setting(
+        "query.temporal_gravity",
+        bool,
+        True,
+        "Re-rank by temporal gravity when the query names a time.",
+    ),
     Setting(
         "query.rrf_k", int, 60, "RRF constant k in weight / (k + rank).", minimum=1, maximum=1000
     ),

@@ -5,7 +5,7 @@ These are SQLModel classes without ``table=True``: API schemas, kept apart from 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator
@@ -75,7 +75,7 @@ class StoreRequest(Strict):
 
 class StoreResponse(SQLModel):
     id: str
-    action: Literal["created", "updated", "unchanged"]
+    action: Literal["created", "updated"]
     scope: str
     category: str
     title: str
@@ -151,6 +151,9 @@ class QueryRequest(Strict):
     exclude_types: list[str] = Field(default_factory=list)
     scopes: list[str] | None = None
     explain: bool = False
+    now: date | None = Field(
+        default=None, description="Reference day for relative times (default: today)."
+    )
 
     @field_validator("query")
     @classmethod

@@ -242,7 +242,8 @@ CORE_SETTINGS = [
         "log.level",
         str,
         "info",
-        "Server log level.",
+        "Server log level (read at start).",
+        hot=False,
         choices=("debug", "info", "warning", "error"),
     ),
     Setting(

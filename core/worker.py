@@ -22,8 +22,13 @@ Handler = Callable[["App"], int]  # does some work, returns how many jobs it com
 
 def default_handlers() -> dict[str, Handler]:
     from ctx.core.indexing import rebuild_step, run_embed_jobs
+    from ctx.core.timeline import run_temporal_jobs
 
-    return {"embed": lambda app: run_embed_jobs(app), "rebuild": rebuild_step}
+    return {
+        "embed": lambda app: run_embed_jobs(app),
+        "temporal": lambda app: run_temporal_jobs(app),
+        "rebuild": rebuild_step,
+    }
 
 
 class Worker:

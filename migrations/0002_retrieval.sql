@@ -3,6 +3,15 @@
 ALTER TABLE context_blocks ADD COLUMN occurred_at timestamptz;
 CREATE INDEX context_blocks_occurred ON context_blocks (occurred_at) WHERE occurred_at IS NOT NULL;
 
+-- Filled by temporal extraction: the block's content times as tokens ("d20260323", "m202603")
+-- for the date channel, and the mass factor 1/sqrt(number of content times) that keeps blocks
+-- mentioning many dates from dominating every query.
+ALTER TABLE context_blocks ADD COLUMN ts_dates tsvector;
+ALTER TABLE context_blocks ADD COLUMN time_mass real NOT NULL DEFAULT 1.0
+    CHECK (time_mass > 0 AND time_mass <= 1);
+CREATE INDEX context_blocks_ts_dates ON context_blocks USING gin (ts_dates)
+    WHERE ts_dates IS NOT NULL;
+
 -- A generation is one embedding space (provider + model + dimensions). Exactly one is active;
 -- a rebuild fills a 'building' one in the background and switches when it is complete.
 CREATE TABLE context_embedding_generations (
@@ -47,9 +56,10 @@ BEGIN
         p_generation, dims, p_generation);
 END $$;
 
--- Weighted Reciprocal Rank Fusion over four channels in one statement:
---   dense cosine (active generation), English FTS, German FTS, trigram title similarity.
--- Each channel contributes weight / (k + rank), multiplied by the block type's retrieval factor.
+-- Weighted Reciprocal Rank Fusion in one statement over dense cosine (active generation), English
+-- FTS, German FTS, trigram title similarity and, when the query resolved to dates, a date channel
+-- (ISO days and months only). Each channel contributes weight / (k + rank), multiplied by the
+-- block's mass factor and its type's retrieval factor.
 -- Filters (scopes, archive, excluded types, category, tags, excluded ids) apply inside every
 -- channel, so no channel can return a block the caller may not read.
 CREATE OR REPLACE FUNCTION ctx_rrf(
@@ -62,11 +72,12 @@ CREATE OR REPLACE FUNCTION ctx_rrf(
     p_tags            text[]  DEFAULT '{}',
     p_exclude_ids     uuid[]  DEFAULT '{}',
     p_exclude_types   text[]  DEFAULT '{}',
-    p_weights         real[]  DEFAULT '{0.45,0.25,0.20,0.10}',
+    p_weights         real[]  DEFAULT '{0.45,0.25,0.20,0.10,0.10}',
     p_k               integer DEFAULT 60,
-    p_limits          integer[] DEFAULT '{75,100,100,30}',
+    p_limits          integer[] DEFAULT '{75,100,100,30,100}',
     p_trgm_threshold  real    DEFAULT 0.05,
-    p_result_limit    integer DEFAULT 200
+    p_result_limit    integer DEFAULT 200,
+    p_date_query      text    DEFAULT NULL   -- 'd20260323 | m202603' or NULL: no date channel
 ) RETURNS TABLE (
     block_id    uuid,
     score       double precision,
@@ -74,6 +85,7 @@ CREATE OR REPLACE FUNCTION ctx_rrf(
     en_rank     integer,
     de_rank     integer,
     trgm_rank   integer,
+    date_rank   integer,
     dense_sim   real,
     en_score    real,
     de_score    real,
@@ -104,7 +116,8 @@ BEGIN
 
     RETURN QUERY EXECUTE format($q$
         WITH eligible AS MATERIALIZED (
-            SELECT b.id, b.ts_en, b.ts_de, b.title, t.retrieval_policy, t.retrieval_factor
+            SELECT b.id, b.ts_en, b.ts_de, b.ts_dates, b.title, b.time_mass,
+                   t.retrieval_policy, t.retrieval_factor
               FROM context_blocks b
               JOIN context_block_types t ON t.name = b.block_type
              WHERE b.scope = ANY($3)
@@ -122,7 +135,8 @@ BEGIN
                    replace(plainto_tsquery('german', coalesce(
                        (SELECT string_agg(token, ' ') FROM ts_debug('english', $1)
                          WHERE lexemes IS NOT NULL AND lexemes <> '{}'), ''))::text,
-                       '&', '|')::tsquery AS de
+                       '&', '|')::tsquery AS de,
+                   to_tsquery('simple', coalesce($15, '')) AS dates
         ),
         dense AS (%s),
         en AS (
@@ -143,23 +157,33 @@ BEGIN
                   FROM eligible b WHERE b.title %% $1
                  ORDER BY 2 DESC LIMIT $11) x
         ),
+        dated AS (
+            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, ts_rank_cd(b.ts_dates, q.dates)::real AS s
+                  FROM eligible b, q
+                 WHERE $15 IS NOT NULL AND $12[5] > 0 AND b.ts_dates @@ q.dates
+                 ORDER BY 2 DESC LIMIT $16) x
+        ),
         fused AS (
-            SELECT coalesce(dense.id, en.id, de.id, trgm.id) AS id,
+            SELECT coalesce(dense.id, en.id, de.id, trgm.id, dated.id) AS id,
                    coalesce($12[1] / ($13 + dense.rnk), 0)
                  + coalesce($12[2] / ($13 + en.rnk), 0)
                  + coalesce($12[3] / ($13 + de.rnk), 0)
-                 + coalesce($12[4] / ($13 + trgm.rnk), 0) AS raw,
+                 + coalesce($12[4] / ($13 + trgm.rnk), 0)
+                 + coalesce($12[5] / ($13 + dated.rnk), 0) AS raw,
                    dense.rnk AS d_rnk, en.rnk AS e_rnk, de.rnk AS g_rnk, trgm.rnk AS t_rnk,
+                   dated.rnk AS x_rnk,
                    dense.sim AS d_sim, en.s AS e_s, de.s AS g_s, trgm.s AS t_s
               FROM dense
               FULL OUTER JOIN en ON en.id = dense.id
               FULL OUTER JOIN de ON de.id = coalesce(dense.id, en.id)
               FULL OUTER JOIN trgm ON trgm.id = coalesce(dense.id, en.id, de.id)
+              FULL OUTER JOIN dated ON dated.id = coalesce(dense.id, en.id, de.id, trgm.id)
         )
         SELECT f.id,
-               (f.raw * CASE WHEN b.retrieval_policy = 'normal' THEN 1.0
-                             ELSE b.retrieval_factor END)::double precision,
-               f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int,
+               (f.raw * b.time_mass * CASE WHEN b.retrieval_policy = 'normal' THEN 1.0
+                                           ELSE b.retrieval_factor END)::double precision,
+               f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, f.x_rnk::int,
                f.d_sim, f.e_s, f.g_s, f.t_s
           FROM fused f JOIN eligible b ON b.id = f.id
          ORDER BY 2 DESC, f.id
@@ -167,7 +191,7 @@ BEGIN
     $q$, dense_sql)
     USING p_query, p_embedding, p_scopes, p_category, p_tags, p_exclude_types, p_limits[1],
           p_exclude_ids, p_limits[2], p_limits[3], p_limits[4], p_weights, p_k::double precision,
-          p_result_limit;
+          p_result_limit, p_date_query, p_limits[5];
 END $$;
 
 -- Options the generation's embedder was built with (never secrets: those come from settings).

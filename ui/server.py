@@ -27,13 +27,24 @@ def _request_id(request: Request) -> str | None:
 def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
     details = []
     for err in errors[:20]:
+        if err.get("type") == "json_invalid":  # its loc ends in a character offset, not a field
+            reason = (err.get("ctx") or {}).get("error") or err.get("msg", "invalid")
+            details.append({"field": "body", "message": f"is not valid JSON ({reason})"})
+            continue
         loc = [str(p) for p in err.get("loc", ()) if p != "body"]
-        details.append({"field": ".".join(loc) or "body", "message": err.get("msg", "invalid")})
+        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        if not loc:
+            message = (
+                "is missing; send a JSON object"
+                if err.get("type") == "missing"
+                else f"must be a JSON object ({message})"
+            )
+        details.append({"field": ".".join(loc) or "body", "message": message})
     if not details:
         return "invalid request", details
     first = details[0]
-    if first["field"] == "body" or "JSON" in first["message"]:
-        return f"request body is not valid JSON: {first['message']}", details
+    if first["field"] == "body":
+        return f"request body {first['message']}", details
     return f"{first['field']}: {first['message']}", details
 
 
@@ -99,6 +110,7 @@ def create_app(app: App) -> FastAPI:
     api.include_router(health.router)
     api.include_router(blocks.router)
     api.include_router(admin.router)
+    api.include_router(admin.meta)
     for reg in collect(app.pm, "register_routes"):
         api.include_router(reg.args[0])
 

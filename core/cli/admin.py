@@ -108,8 +108,11 @@ def keys_create(
     allowed = [s.strip() for s in allowed_scopes.split(",") if s.strip()]
     with opened_app() as app, app.connection() as conn:
         key_id, token = auth.create_key(
-            conn, name=name or f"key for {home_scope}", home_scope=home_scope,
-            allowed_scopes=allowed, is_admin=admin,
+            conn,
+            name=name or f"key for {home_scope}",
+            home_scope=home_scope,
+            allowed_scopes=allowed,
+            is_admin=admin,
         )
     if as_json:
         dump_json({"id": key_id, "api_key": token})
@@ -128,20 +131,34 @@ def keys_list(
     if as_json:
         dump_json(rows)
     else:
-        table(rows, ["id", "name", "key_prefix", "home_scope", "allowed_scopes", "is_admin",
-                     "last_used_at", "revoked_at"])
+        table(
+            rows,
+            [
+                "id",
+                "name",
+                "key_prefix",
+                "home_scope",
+                "allowed_scopes",
+                "is_admin",
+                "last_used_at",
+                "revoked_at",
+            ],
+        )
 
 
 @keys_app.command("revoke")
-def keys_revoke(key_id: Annotated[str, typer.Argument(help="Key id (or its prefix shown in lists).")]) -> None:
+def keys_revoke(
+    key_id: Annotated[str, typer.Argument(help="Key id (or its prefix shown in lists).")],
+) -> None:
     """Revoke a key; requests with it get 401 from now on."""
     with opened_app() as app, app.connection() as conn:
         auth.revoke_key(conn, key_id)
     console.print(f"revoked {key_id}")
 
 
-settings_app = typer.Typer(help="Show and change settings (default < env < database).",
-                           no_args_is_help=True)
+settings_app = typer.Typer(
+    help="Show and change settings (default < env < database).", no_args_is_help=True
+)
 
 
 @settings_app.command("list")
@@ -190,10 +207,20 @@ def settings_unset(key: str) -> None:
     console.print(f"{key} = {json.dumps(value)}  ({source})")
 
 
-types_app = typer.Typer(help="Block types: policy rows that say how blocks are treated.",
-                        no_args_is_help=True)
-TYPE_COLUMNS = ["name", "retrieval_policy", "retrieval_factor", "guard_dedup", "dream_linkable",
-                "embed", "temporal_extract", "default_sensitivity", "workflow"]
+types_app = typer.Typer(
+    help="Block types: policy rows that say how blocks are treated.", no_args_is_help=True
+)
+TYPE_COLUMNS = [
+    "name",
+    "retrieval_policy",
+    "retrieval_factor",
+    "guard_dedup",
+    "dream_linkable",
+    "embed",
+    "temporal_extract",
+    "default_sensitivity",
+    "workflow",
+]
 
 
 @types_app.command("list")

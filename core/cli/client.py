@@ -32,7 +32,10 @@ class Client:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
         try:
             response = httpx.request(
-                method, self.url + path, json=body, timeout=self.timeout,
+                method,
+                self.url + path,
+                json=body,
+                timeout=self.timeout,
                 headers={"X-Context-Key": self.key},
             )
         except httpx.HTTPError as exc:

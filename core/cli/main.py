@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-import click
 import typer
 from ctx.core.errors import CtxError
 
@@ -37,19 +36,17 @@ def build_cli() -> typer.Typer:
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Run the CLI and return its exit code: 2 with a one-line message for anything a user caused."""
+    """Run the CLI and return its exit code: 2 with a one-line message for anything a user caused.
+
+    Usage errors are click's (exit 2 with a usage hint); problems found while a command runs are
+    ``CtxError``s, printed as one ``ctx: …`` line.
+    """
     try:
-        cli = build_cli()
-        command = typer.main.get_command(cli)
-        command.main(args=argv, prog_name="ctx", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code)
-    except click.exceptions.Abort:
-        sys.stderr.write("aborted\n")
-        return 130
-    except click.ClickException as exc:
-        exc.show()
-        return 2
+        command = typer.main.get_command(build_cli())
+        command.main(args=argv, prog_name="ctx", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
     except CtxError as exc:
         sys.stderr.write(f"ctx: {exc.message}\n")
         return 2

@@ -13,6 +13,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 router = APIRouter(prefix="/api", tags=["admin"])
+meta = APIRouter(tags=["admin"])  # datasette-style /-/ paths for introspection
 
 
 class SettingValue(BaseModel):
@@ -101,3 +102,8 @@ def keys_revoke(key_id: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
 @router.get("/plugins", name="plugins-list")
 def plugins_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
     return {"plugins": [vars(p) for p in plugin_infos(app.pm)]}
+
+
+@meta.get("/-/plugins", name="plugins-meta")
+def plugins_meta(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    return plugins_list(app, _)

@@ -1,0 +1,204 @@
+"""Language data for the rule matchers, and the tokenizer that maps words onto language-free tokens.
+
+A language plugin fills in a ``Lexicon``; ``Lexicon.analyse`` turns "letzten Dienstag" and "last
+Tuesday" into the same token stream (``rel -1``, ``wd 1``), so the rules in ``ctx.core.temporal.rules``
+are written once for every language.
+
+Token kinds and their values:
+
+``kw`` day offset (today 0, yesterday -1) · ``wd`` weekday 0=Mon..6=Sun · ``mon`` month 1-12 ·
+``rel`` relative modifier (last -1, this 0, next 1, week after next 2) · ``unit`` day/week/month/
+quarter/year · ``seg`` start/mid/end · ``tod`` hour of day · ``num`` · ``year`` · ``ord`` ordinal ·
+``q`` quarter number · ``cw`` calendar-week number · ``iso`` a date · ``hol`` holiday key ·
+``weekend`` · ``since`` · ``until`` · ``from`` · ``to`` · ``between`` · ``and`` · ``or`` · ``ago`` ·
+``before`` · ``in`` · ``fromnow`` · ``word`` (anything else).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+
+from ctx.core.temporal.fuzzy import is_typo_of
+
+TokSpec = tuple[tuple[str, object], ...]
+
+_TOKEN = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|[^\W_]+(?:'[^\W_]+)?")
+_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_QUARTER = re.compile(r"q([1-4])")
+_CALENDAR_WEEK = re.compile(r"(?:kw|cw|wk)(\d{1,2})")
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
+
+
+@dataclass(frozen=True)
+class Tok:
+    kind: str
+    value: object
+    raw: str
+    #: The raw word just before this token in the text ("" at the start); fillers included.
+    prev_raw: str = ""
+
+
+@lru_cache(maxsize=1024)
+def raw_tokens(text: str) -> tuple[str, ...]:
+    """Lower-case words, ISO dates kept whole, hyphens split, English possessive "'s" dropped."""
+    out = []
+    for word in _TOKEN.findall(text.lower()):
+        if word.endswith("'s"):
+            word = word[:-2]
+        out.append(word.replace("'", ""))
+    return tuple(out)
+
+
+def parse_iso(word: str) -> date | None:
+    m = _ISO.fullmatch(word)
+    if not m:
+        return None
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: analyse() caches per lexicon
+class Lexicon:
+    language: str
+    #: word -> tokens it stands for (usually one; "monatsende" is ``seg end`` + ``unit month``).
+    words: Mapping[str, TokSpec]
+    #: multi-word phrases -> tokens; also used for negatives, mapped to a ``word`` token.
+    phrases: Mapping[tuple[str, ...], TokSpec] = field(default_factory=dict)
+    #: keywords reachable with typos, and real words that look like typos of them.
+    fuzzy: Mapping[str, TokSpec] = field(default_factory=dict)
+    fuzzy_exclude: frozenset[str] = frozenset()
+    #: articles and prepositions dropped from the token stream ("der", "of", "the").
+    fillers: frozenset[str] = frozenset()
+    #: months that are also common words ("may", "march"): they need ``month_context``.
+    ambiguous_months: frozenset[int] = frozenset()
+    month_context: frozenset[str] = frozenset()
+    #: words that let a bare time of day stand alone ("in the morning", "am Abend").
+    time_context: frozenset[str] = frozenset()
+    #: tense cues; ``strong_*`` count double ("last", "nächsten").
+    past_words: frozenset[str] = frozenset()
+    future_words: frozenset[str] = frozenset()
+    strong_past: frozenset[str] = frozenset()
+    strong_future: frozenset[str] = frozenset()
+    past_phrases: tuple[str, ...] = ()
+    future_phrases: tuple[str, ...] = ()
+    perfect_aux: frozenset[str] = frozenset()
+    participle: re.Pattern[str] | None = None
+    participles: frozenset[str] = frozenset()
+    #: separable verbs with future meaning: stem before particle ("steht ... an").
+    separable_future: tuple[tuple[str, str], ...] = ()
+    separable_blockers: frozenset[str] = frozenset()
+    recurrence_words: frozenset[str] = frozenset()
+    intent_words: frozenset[str] = frozenset()
+    #: common function words, used only to guess a query's language.
+    stopwords: frozenset[str] = frozenset()
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset(self.words) | self.stopwords
+
+    def analyse(self, text: str) -> tuple[Tok, ...]:
+        return _analyse(self, text)
+
+    def tense(self, text: str) -> str:
+        """``past``, ``future`` or ``neutral`` from verbs and direction words; ties count as past."""
+        return _tense(self, text)
+
+
+def _classify_plain(lex: Lexicon, word: str) -> TokSpec:
+    if word in lex.words:
+        return lex.words[word]
+    if word.isdigit():
+        n = int(word)
+        if len(word) == 4 and 1900 <= n <= 2100:
+            return (("year", n),)
+        return (("num", n),)
+    iso = parse_iso(word)
+    if iso is not None:
+        return (("iso", iso),)
+    for pattern, kind in ((_QUARTER, "q"), (_CALENDAR_WEEK, "cw"), (_ORDINAL, "num")):
+        m = pattern.fullmatch(word)
+        if m:
+            return ((kind, int(m[1])),)
+    if len(word) >= 6 and word.isalpha() and word not in lex.fuzzy_exclude:
+        for target, spec in lex.fuzzy.items():
+            if is_typo_of(word, target):
+                return spec
+    return (("word", word),)
+
+
+@lru_cache(maxsize=2048)
+def _analyse(lex: Lexicon, text: str) -> tuple[Tok, ...]:
+    words = raw_tokens(text)
+    out: list[Tok] = []
+    longest = max((len(p) for p in lex.phrases), default=1)
+    i = 0
+    while i < len(words):
+        prev = words[i - 1] if i else ""
+        for size in range(min(longest, len(words) - i), 1, -1):
+            spec = lex.phrases.get(words[i : i + size])
+            if spec is not None:
+                raw = " ".join(words[i : i + size])
+                out.extend(Tok(kind, value, raw, prev) for kind, value in spec)
+                i += size
+                break
+        else:
+            word = words[i]
+            if word not in lex.fillers:
+                for kind, value in _classify_plain(lex, word):
+                    out.append(Tok(kind, value, word, prev))
+            i += 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def _tense(lex: Lexicon, text: str) -> str:
+    words = raw_tokens(text)
+    past = future = 0
+    for w in words:
+        past += 2 * (w in lex.strong_past) + (w in lex.past_words)
+        future += 2 * (w in lex.strong_future) + (w in lex.future_words)
+    joined = " " + " ".join(words) + " "
+    if any(f" {p} " in joined for p in lex.past_phrases):
+        past += 2
+    if any(f" {p} " in joined for p in lex.future_phrases):
+        future += 2
+    if lex.perfect_aux:
+        for i, w in enumerate(words):
+            if w in lex.perfect_aux and any(
+                x in lex.participles or (lex.participle is not None and lex.participle.fullmatch(x))
+                for x in words[i + 1 : i + 6]
+            ):
+                past += 2
+                break
+    for stem, particle in lex.separable_future:
+        if stem in words and particle in words[words.index(stem) + 1 :]:
+            after = words.index(particle, words.index(stem) + 1) + 1
+            if after >= len(words) or words[after] not in lex.separable_blockers:
+                future += 2
+                break
+    if past == future == 0:
+        return "neutral"
+    return "future" if future > past else "past"
+
+
+def month_licensed(lex: Lexicon, toks: tuple[Tok, ...], i: int, text: str = "") -> bool:
+    """Whether the month token at ``i`` really names a month ("in May", not "I may go").
+
+    An ambiguous month needs a licensing word before it, a year right after it, or a day number
+    right after it while written with a capital ("May 7", not "may 7 times").
+    """
+    tok = toks[i]
+    if tok.value not in lex.ambiguous_months:
+        return True
+    if tok.prev_raw in lex.month_context:
+        return True
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None or nxt.prev_raw != tok.raw:
+        return False
+    return nxt.kind == "year" or (nxt.kind == "num" and tok.raw.capitalize() in text)
