@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ctx.core.app import App
 
 log = logging.getLogger("ctx.indexing")
-MAX_TEXT_CHARS = 4000  # models truncate at 256-512 tokens; sending more only costs time
+MAX_TEXT_CHARS = 4000
+INLINE_LIMIT = 256  # blocks a query embeds inline before it answers  # models truncate at 256-512 tokens; sending more only costs time
 
 
 def block_text(title: str, content: str) -> str:
@@ -234,7 +235,9 @@ def run_embed_jobs(app: App, *, scopes: list[str] | None = None, batch: int = 64
                     jobs.fail(conn, j["id"], message, max_attempts)
             raise
         done += len(claimed)
-        if len(claimed) < batch:
+        # The inline (query) path stops after a few batches: after a bulk import the worker
+        # catches up and the text channels find the rest meanwhile.
+        if len(claimed) < batch or (scopes is not None and done >= INLINE_LIMIT):
             return done
 
 

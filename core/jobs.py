@@ -71,7 +71,8 @@ def claim_for_scopes(
         UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
          WHERE id IN (SELECT j.id FROM context_jobs j
                         JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
-                       WHERE j.kind = %s AND j.status = 'queued' AND b.scope = ANY(%s)
+                       WHERE j.kind = %s AND j.status = 'queued' AND j.run_after <= now()
+                         AND b.scope = ANY(%s)
                        ORDER BY j.id
                        LIMIT %s FOR UPDATE OF j SKIP LOCKED)
         RETURNING id, kind, payload, attempts
