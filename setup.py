@@ -30,7 +30,9 @@ packages, package_dir = _packages()
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={name: ["py.typed", "*.sql", "*.json", "*.toml", "*.md", "templates/**/*",
-                         "static/**/*"] for name in packages},
+    package_data={
+        name: ["py.typed", "*.sql", "*.json", "*.toml", "*.md", "templates/**/*", "static/**/*"]
+        for name in packages
+    },
     include_package_data=True,
 )

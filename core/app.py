@@ -15,6 +15,7 @@ from typing import Any
 
 import pluggy
 import psycopg
+
 from ctx.core import migrate as migrations
 from ctx.core import types as block_types
 from ctx.core.db import Database, default_home

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+
 from ctx.core.errors import Forbidden, NotFound, Unauthorized, ValidationError
 
 TOKEN_PREFIX = "ctx_"

@@ -11,12 +11,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg.types.json import Jsonb
+
 from ctx.core import jobs
 from ctx.core.auth import Principal, validate_scope
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, ValidationError
 from ctx.core.hooks import call_each
 from ctx.core.schemas import SearchRequest, StoreRequest
-from psycopg.types.json import Jsonb
 
 if TYPE_CHECKING:
     from ctx.core.app import App

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from ctx.core.errors import DatabaseError
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
+
+from ctx.core.errors import DatabaseError
 
 log = logging.getLogger("ctx.db")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+
 from ctx.core import migrate as migrations
 from ctx.core.app import App
 from ctx.core.db import redact

@@ -13,13 +13,15 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from psycopg.types.json import Jsonb
+
 from ctx.core import jobs
 from ctx.core.embed import Embedder, create_embedder
 from ctx.core.errors import CtxError, EmbeddingError
-from psycopg.types.json import Jsonb
 
 if TYPE_CHECKING:
     import psycopg
+
     from ctx.core.app import App
 
 log = logging.getLogger("ctx.indexing")

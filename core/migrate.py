@@ -16,6 +16,7 @@ from typing import Any
 
 import pluggy
 import psycopg
+
 from ctx.core.errors import ConfigError
 from ctx.core.plugins import collect
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pluggy
+
 from ctx.core import hookspecs
 from ctx.core.errors import PluginError
 

@@ -21,6 +21,7 @@ from ctx.core.temporal.fts import fts_terms
 
 if TYPE_CHECKING:
     import psycopg
+
     from ctx.core.app import App
 
 log = logging.getLogger("ctx.timeline")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pluggy
 import psycopg
+
 from ctx.core.errors import NotFound, PluginError, ValidationError
 from ctx.core.plugins import collect, unique_by_name
 

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
+
 from ctx.core.embed import quality_gate
 from ctx.core.embed.options import option_int
 from ctx.core.errors import ConfigError
 from ctx.core.hookspecs import hookimpl
-from numpy.typing import NDArray
 
 if TYPE_CHECKING:
     from ctx.plugins.minilm_numpy import MiniLM

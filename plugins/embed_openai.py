@@ -21,11 +21,12 @@ from typing import Any
 
 import httpx
 import numpy as np
+from numpy.typing import NDArray
+
 from ctx.core.embed import quality_gate, truncate_matryoshka
 from ctx.core.embed.options import option_float, option_int, option_str, require_str
 from ctx.core.errors import ConfigError, EmbeddingError
 from ctx.core.hookspecs import hookimpl
-from numpy.typing import NDArray
 
 NAME = "openai"
 DEFAULT_TIMEOUT = 120.0

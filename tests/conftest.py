@@ -91,7 +91,10 @@ class Keys:
     def make(self, home: str, allowed: list[str] | None = None, admin: bool = False) -> str:
         with self.app.connection() as conn:
             _, token = auth.create_key(
-                conn, name=f"test-{home}", home_scope=home, allowed_scopes=allowed,
+                conn,
+                name=f"test-{home}",
+                home_scope=home,
+                allowed_scopes=allowed,
                 is_admin=admin,
             )
         return token

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from fastapi import Depends, Request
+
 from ctx.core import auth
 from ctx.core.app import App
 from ctx.core.auth import Principal
 from ctx.core.errors import Unauthorized
-from fastapi import Depends, Request
 
 
 def get_app(request: Request) -> App:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
 from ctx.core.app import App
 from ctx.core.errors import CtxError
 from ctx.core.plugins import collect
 from ctx.ui.middleware import CtxMiddleware
 from ctx.ui.routes import admin, blocks, health
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("ctx.server")
 VERSION = "0.1.0"

@@ -7,6 +7,7 @@ import json
 from typing import Annotated, Any
 
 import typer
+
 from ctx.core import auth
 from ctx.core import types as block_types
 from ctx.core.app import App, set_setting, unset_setting

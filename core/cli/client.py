@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 import httpx
+
 from ctx.core.errors import CtxError
 
 DEFAULT_URL = "http://127.0.0.1:8080"

@@ -10,9 +10,10 @@ from datetime import date, datetime
 from typing import Any
 from uuid import UUID
 
-from ctx.core.app import App
 from rich.console import Console
 from rich.table import Table
+
+from ctx.core.app import App
 
 console = Console(highlight=False, soft_wrap=True)
 

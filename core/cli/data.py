@@ -7,6 +7,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
+
 from ctx.core.cli.client import Client
 from ctx.core.cli.common import console, dump_json, table
 from ctx.core.errors import ValidationError

@@ -6,9 +6,10 @@ import time
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
 from ctx.core import indexing
 from ctx.core.cli.common import console, dump_json, opened_app, table
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 app = typer.Typer(help="Embedding generations: status and rebuild.", no_args_is_help=True)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]

@@ -9,6 +9,7 @@ import sys
 from typing import Annotated
 
 import typer
+
 from ctx.core.app import App
 from ctx.core.errors import CtxError
 
@@ -43,6 +44,7 @@ def serve(
 ) -> None:
     """Run ctxd in the foreground; stops cleanly (embedded database included) on SIGINT/SIGTERM."""
     import uvicorn
+
     from ctx.core.listener import Listener
     from ctx.core.worker import Worker
     from ctx.ui.server import create_app

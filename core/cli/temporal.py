@@ -8,6 +8,7 @@ from datetime import date
 from typing import Annotated
 
 import typer
+
 from ctx.core.plugins import create_plugin_manager
 from ctx.core.temporal.engine import TemporalParser, parser_from_plugin_manager
 from ctx.core.temporal.types import TemporalResult

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import NDArray
+
 from ctx.core.embed.registry import EmbedderFactory, create_embedder, embedders_from_plugin_manager
 from ctx.core.embed.vectors import (
     MAX_NORM,
@@ -21,7 +23,6 @@ from ctx.core.embed.vectors import (
     quality_gate,
     truncate_matryoshka,
 )
-from numpy.typing import NDArray
 
 
 @runtime_checkable

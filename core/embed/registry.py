@@ -10,6 +10,7 @@ from ctx.core.plugins import Registration, collect, unique_by_name
 
 if TYPE_CHECKING:
     import pluggy
+
     from ctx.core.embed import Embedder
 
 EmbedderFactory = Callable[[Mapping[str, Any]], "Embedder"]

@@ -8,8 +8,9 @@ vector, which makes every cosine similarity the same and silently ruins retrieva
 from __future__ import annotations
 
 import numpy as np
-from ctx.core.errors import ConfigError, EmbeddingError
 from numpy.typing import ArrayLike, NDArray
+
+from ctx.core.errors import ConfigError, EmbeddingError
 
 MIN_NORM = 0.99
 MAX_NORM = 1.01

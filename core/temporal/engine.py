@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 import pluggy
+
 from ctx.core.errors import PluginError
 from ctx.core.plugins import collect, unique_by_name
 from ctx.core.temporal.lexicon import raw_tokens

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from ctx.core import auth
 from ctx.core.app import App
 from ctx.core.errors import Forbidden, NotFound, Unauthorized, ValidationError

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from ctx.core import blocks, jobs
 from ctx.core.app import App
 from ctx.core.auth import Principal

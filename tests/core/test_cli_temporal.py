@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from ctx.core.cli.temporal import app
 from typer.testing import CliRunner
+
+from ctx.core.cli.temporal import app
 
 runner = CliRunner()
 

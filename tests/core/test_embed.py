@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pluggy
 import pytest
+
 from ctx.core import hookspecs
 from ctx.core.embed import (
     Embedder,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from ctx.core import hookspecs
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plugin-hooks.md"

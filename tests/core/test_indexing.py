@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from psycopg.types.json import Jsonb
+
 from ctx.core import blocks, indexing
 from ctx.core.app import App, set_setting
 from ctx.core.auth import Principal
 from ctx.core.embed import l2_normalize
 from ctx.core.errors import EmbeddingError
 from ctx.core.schemas import StoreRequest
-from psycopg.types.json import Jsonb
 
 ALPHA = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
 BETA = Principal(key_id="00000000-0000-0000-0000-0000000000b1", name="b", home_scope="beta")

@@ -8,8 +8,9 @@ from typing import Any
 
 import psycopg
 import pytest
-from ctx.core import jobs
 from psycopg.rows import dict_row
+
+from ctx.core import jobs
 
 Conn = psycopg.Connection[dict[str, Any]]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from ctx.core.language import LanguageGuess, detect_german
 
 

@@ -9,12 +9,13 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.rows import dict_row
+
 from ctx.core import migrate
 from ctx.core.errors import ConfigError
 from ctx.core.hookspecs import hookimpl
 from ctx.core.plugins import create_plugin_manager
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg.rows import dict_row
 
 CORE_SET = migrate.load_set("core", "ctx.migrations")
 CORE = [f"core/{m.name}" for m in CORE_SET]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from ctx.core import plugins
 from ctx.core import types as block_types
 from ctx.core.app import App

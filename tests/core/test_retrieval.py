@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from ctx.core import blocks, retrieval
 from ctx.core.app import App, set_setting
 from ctx.core.auth import Principal

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from ctx.core.app import App, set_setting, unset_setting
 from ctx.core.errors import ConfigError, ValidationError
 from ctx.core.settings import Registry, Setting, Settings, core_registry

@@ -7,6 +7,7 @@ from typing import Any
 
 import pluggy
 import pytest
+
 from ctx.core.errors import PluginError
 from ctx.core.hookspecs import hookimpl
 from ctx.core.plugins import create_plugin_manager

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+
 from ctx.core.temporal.extract import find_dates, iter_date_mentions
 
 

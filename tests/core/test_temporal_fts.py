@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+
 from ctx.core.temporal.fts import MAX_TERMS, fts_terms, temporal_fts_expansion, to_tsquery_or
 from ctx.core.temporal.types import TemporalResult
 

@@ -6,6 +6,7 @@ import math
 from datetime import date, datetime, timedelta
 
 import pytest
+
 from ctx.core.temporal.gravity import (
     BOOST_CAP,
     SIGMAS,

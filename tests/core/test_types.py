@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from ctx.core import types as block_types
 from ctx.core.app import App
 from ctx.core.errors import NotFound, ValidationError

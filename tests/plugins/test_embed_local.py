@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import ctx.plugins.embed_local
 import numpy as np
 import pluggy
 import pytest
+
+import ctx.plugins.embed_local
 from ctx.core import hookspecs
 from ctx.core.embed import Embedder, create_embedder
 from ctx.core.errors import ConfigError

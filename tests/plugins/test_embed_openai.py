@@ -10,10 +10,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import ctx.plugins.embed_openai
 import numpy as np
 import pluggy
 import pytest
+
+import ctx.plugins.embed_openai
 from ctx.core import hookspecs
 from ctx.core.embed import create_embedder, l2_normalize
 from ctx.core.errors import ConfigError, EmbeddingError

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+
 from ctx.core.plugins import create_plugin_manager
 from ctx.core.temporal.engine import TemporalParser, parser_from_plugin_manager
 from ctx.core.temporal.types import TemporalResult

@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
 from ctx.core import indexing
 from ctx.core.app import App, set_setting
 

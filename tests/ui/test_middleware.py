@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import pytest
+
 from ctx.core.app import App, set_setting
 from ctx.ui.middleware import SECURITY_HEADERS, JsonLogFormatter
 

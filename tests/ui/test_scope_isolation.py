@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from ctx.core.app import App
 
 MISSING = "0badc0de-0000-4000-8000-000000000000"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
 from ctx.core import auth
 from ctx.core import types as block_types
 from ctx.core.app import set_setting, unset_setting
 from ctx.core.plugins import plugin_infos
 from ctx.ui.deps import AdminDep, AppDep
-from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
 
 router = APIRouter(prefix="/api", tags=["admin"])
 meta = APIRouter(tags=["admin"])  # datasette-style /-/ paths for introspection

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import APIRouter
+
 from ctx.core import blocks, retrieval
 from ctx.core.errors import ValidationError
 from ctx.core.schemas import (
@@ -15,7 +17,6 @@ from ctx.core.schemas import (
     StoreResponse,
 )
 from ctx.ui.deps import AppDep, PrincipalDep
-from fastapi import APIRouter
 
 router = APIRouter(prefix="/api", tags=["blocks"])
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ctx.ui.deps import AppDep
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
+
+from ctx.ui.deps import AppDep
 
 router = APIRouter(tags=["health"])
 
