@@ -19,7 +19,7 @@ log = logging.getLogger("ctx.listener")
 
 
 class Listener:
-    def __init__(self, app: App, channels: dict[str, Callable[[str], None]]) -> None:
+    def __init__(self, app: App, channels: dict[str, Callable[[str], object]]) -> None:
         self.app = app
         self.channels = channels
         self._stop = threading.Event()
@@ -42,8 +42,8 @@ class Listener:
                     for channel in self.channels:
                         conn.execute(f"LISTEN {channel}")  # channel names are ours
                     if not first:
-                        for handler in self.channels.values():
-                            handler("reconnect")
+                        for on_reconnect in self.channels.values():
+                            on_reconnect("reconnect")
                     first = False
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0, stop_after=None):

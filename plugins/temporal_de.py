@@ -117,7 +117,7 @@ _DAY_WORDS: dict[str, TokSpec] = {
     **{w: WORDS[w] for w in _WEEKDAYS},
 }
 
-PHRASES = {
+PHRASES: dict[tuple[str, ...], TokSpec] = {
     **{(day, "morgen"): spec + _MORNING for day, spec in _DAY_WORDS.items()},
     **{(day, "früh"): spec + tok("tod", 7) for day, spec in _DAY_WORDS.items()},
     **phrases(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ctx.core.temporal import calendar as cal
-from ctx.core.temporal.extract import iter_date_mentions
+from ctx.core.temporal.extract import DateMention, iter_date_mentions
 from ctx.core.temporal.lexicon import month_licensed
 from ctx.core.temporal.rules import (
     W_HOLIDAY,
@@ -68,9 +68,11 @@ def explicit_date(inp: RuleInput) -> TemporalResult | None:
         if mention.year is not None:
             day = mention.date
         else:
-            found = cal.annual_occurrence(
-                lambda y, m=mention: (date(y, m.month, m.day),) * 2, inp.now, inp.tense
-            )
+
+            def on_year(y: int, m: DateMention = mention) -> tuple[date, date]:
+                return (date(y, m.month, m.day),) * 2
+
+            found = cal.annual_occurrence(on_year, inp.now, inp.tense)
             day = found[0] if found else None
         if day is not None:
             days.append(day)
@@ -265,9 +267,11 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
         if inp.kind(nxt) == "year":
             first, last = cal.quarter_bounds(inp.int_value(nxt), number)
             return _span(inp, first, last, W_LINEAR_QUARTER)
-        occurrence = cal.annual_occurrence(
-            lambda y, q=number: cal.quarter_bounds(y, q), now, inp.tense
-        )
+
+        def quarter_of(y: int, q: int = number) -> tuple[date, date]:
+            return cal.quarter_bounds(y, q)
+
+        occurrence = cal.annual_occurrence(quarter_of, now, inp.tense)
         assert occurrence is not None
         return _span(inp, occurrence[0], occurrence[1], W_QUARTER)
     return None
