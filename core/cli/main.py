@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
 
-from ctx.core.errors import CtxError
+from ctx.core.errors import CtxError, PluginError
 
 
 def build_cli() -> typer.Typer:
@@ -25,15 +26,37 @@ def build_cli() -> typer.Typer:
     cli.command()(serve.serve)
     cli.add_typer(embed.app, name="embed")
     cli.command()(embed.worker)
-    try:
-        from ctx.core.cli import temporal
+    from ctx.core.cli import temporal
 
-        cli.add_typer(temporal.app, name="temporal", help="Deterministic temporal parsing.")
-    except ImportError:
-        pass
-    pm = create_plugin_manager()
-    pm.hook.register_commands(cli=cli)
+    cli.add_typer(temporal.app, name="temporal", help="Deterministic temporal parsing.")
+    add_plugin_commands(cli, create_plugin_manager())
     return cli
+
+
+def _command_name(info: Any) -> str:
+    if info.name:
+        return str(info.name)
+    return info.callback.__name__.replace("_", "-") if info.callback else ""
+
+
+def add_plugin_commands(cli: typer.Typer, pm: Any) -> None:
+    """Let each plugin add commands; a name that is already taken stops with both owners named."""
+    owners = {_command_name(c): "ctx" for c in [*cli.registered_commands, *cli.registered_groups]}
+    problems = []
+    for impl in pm.hook.register_commands.get_hookimpls():
+        commands, groups = len(cli.registered_commands), len(cli.registered_groups)
+        impl.function(cli=cli)
+        added = [*cli.registered_commands[commands:], *cli.registered_groups[groups:]]
+        for name in map(_command_name, added):
+            if name in owners:
+                problems.append(
+                    f"command {name!r} registered twice: by {owners[name]} and by "
+                    f"{impl.plugin_name}"
+                )
+            else:
+                owners[name] = impl.plugin_name
+    if problems:
+        raise PluginError("; ".join(problems))
 
 
 def run(argv: list[str] | None = None) -> int:

@@ -1,0 +1,90 @@
+"""Blue-green embedding rebuilds, and hot reload of settings across processes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ctx.core import auth, blocks, indexing, retrieval
+from ctx.core.app import App, set_setting
+from ctx.core.listener import Listener
+from ctx.core.schemas import QueryRequest, StoreRequest
+
+
+def _principal(app: App) -> auth.Principal:
+    with app.connection() as conn:
+        _, token = auth.create_key(conn, name="t", home_scope="team")
+        return auth.authenticate(conn, token)
+
+
+def test_rebuild_switches_when_complete_and_queries_work_throughout(app: App) -> None:
+    who = _principal(app)
+    titles = [f"Runbook {i}" for i in range(150)]
+    for title in titles:
+        blocks.store(app, who, StoreRequest(title=title, content=f"{title}: restart the cache."))
+    indexing.run_embed_jobs(app)
+    with app.connection() as conn:
+        old = indexing.active_generation(conn)
+    assert old is not None and old["provider"] == "e5"
+
+    new = indexing.start_rebuild(app, "minilm", {})
+    assert new["status"] == "building" and new["provider"] == "minilm"
+    steps = 0
+    while True:
+        report = indexing.status(app)
+        current = {g["id"]: g for g in report["generations"]}
+        if current[new["id"]]["status"] == "active":
+            break
+        # Mid-rebuild the old generation still answers dense queries.
+        assert current[old["id"]]["status"] == "active"
+        mid = retrieval.query(app, who, QueryRequest(query="restart the cache", explain=True))
+        assert mid["warnings"] == []
+        assert all(s["channels"]["dense"]["rank"] for s in mid["sources"])
+        assert indexing.rebuild_step(app) == 1
+        steps += 1
+        assert steps < 20
+    assert steps >= 1
+    report = indexing.status(app)
+    assert [g["id"] for g in report["generations"]] == [new["id"]]
+    assert report["generations"][0]["embedded"] == len(titles)
+    with app.connection() as conn:
+        indexes = conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'context_block_embeddings'"
+        ).fetchall()
+    names = {r["indexname"] for r in indexes}
+    assert f"context_block_embeddings_hnsw_{new['id']}" in names
+    assert f"context_block_embeddings_hnsw_{old['id']}" not in names
+    after = retrieval.query(app, who, QueryRequest(query="restart the cache", explain=True))
+    assert after["warnings"] == []
+    assert all(s["channels"]["dense"]["rank"] for s in after["sources"])
+
+
+def test_a_second_rebuild_is_refused_while_one_runs(app: App) -> None:
+    indexing.start_rebuild(app, "minilm", {})
+    try:
+        indexing.start_rebuild(app, "minilm", {})
+    except Exception as exc:
+        assert "already running" in str(exc)
+    else:
+        raise AssertionError("a second rebuild was accepted")
+
+
+def test_settings_changed_elsewhere_reach_a_listening_app(
+    app: App, database_url: str, tmp_path: Path
+) -> None:
+    listener = Listener(app, {"ctx_settings": lambda _payload: app.reload()})
+    listener.start()
+    try:
+        time.sleep(0.5)  # let it LISTEN before the change is made
+        other = App(database_url=database_url, home=tmp_path / "other", load_entry_points=False)
+        other.open()
+        try:
+            set_setting(other, "search.default_limit", 42)
+        finally:
+            other.close()
+        deadline = time.monotonic() + 10
+        while app.settings["search.default_limit"] != 42 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert app.settings.resolve("search.default_limit") == (42, "database")
+    finally:
+        listener.stop()
