@@ -54,6 +54,12 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
     sensitivity = req.sensitivity or spec.default_sensitivity
     digest = content_hash(req.content)
     with app.connection() as conn:
+        # The previous version decides which background work the new one needs.
+        old = conn.execute(
+            "SELECT content_hash, block_type, occurred_at FROM context_blocks "
+            "WHERE scope = %s AND category = %s AND title = %s FOR UPDATE",
+            (scope, req.category, req.title),
+        ).fetchone()
         row = conn.execute(
             """
             INSERT INTO context_blocks
@@ -73,9 +79,7 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                     WHEN context_blocks.content_hash = EXCLUDED.content_hash
                     THEN context_blocks.guard_status ELSE 'pending' END,
                 updated_at = now()
-            RETURNING id, (xmax = 0) AS created,
-                      (SELECT content_hash FROM context_blocks old
-                        WHERE old.scope = %s AND old.category = %s AND old.title = %s) AS old_hash
+            RETURNING id, (xmax = 0) AS created
             """,
             (
                 scope,
@@ -88,14 +92,10 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                 sensitivity,
                 digest,
                 req.occurred_at,
-                scope,
-                req.category,
-                req.title,
             ),
         ).fetchone()
         assert row is not None
         action = "created" if row["created"] else "updated"
-        content_changed = row["created"] or row["old_hash"] != digest
         block_id = str(row["id"])
         conn.execute(
             "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
@@ -108,8 +108,15 @@ def store(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                 Jsonb({"category": req.category, "title": req.title, "type": spec.name}),
             ),
         )
-        if content_changed:
-            jobs.enqueue_block_jobs(conn, app, spec, block_id)
+        jobs.enqueue_block_jobs(
+            conn,
+            spec,
+            block_id,
+            embed=old is None or (old["content_hash"], old["block_type"]) != (digest, spec.name),
+            temporal=old is None
+            or (old["content_hash"], old["block_type"], old["occurred_at"])
+            != (digest, spec.name, req.occurred_at),
+        )
         full = _fetch(conn, block_id)
     call_each(app.pm.hook.on_block_written, swallow=True, app=app, block=full, action=action)
     return {

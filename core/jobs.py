@@ -12,7 +12,6 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 if TYPE_CHECKING:
-    from ctx.core.app import App
     from ctx.core.types import BlockTypeSpec
 
 
@@ -35,12 +34,17 @@ def enqueue(
 
 
 def enqueue_block_jobs(
-    conn: psycopg.Connection[Any], app: App, spec: BlockTypeSpec, block_id: str
+    conn: psycopg.Connection[Any],
+    spec: BlockTypeSpec,
+    block_id: str,
+    *,
+    embed: bool = True,
+    temporal: bool = True,
 ) -> None:
-    """Queue the background work a block's type asks for after its content changed."""
-    if spec.embed:
+    """Queue the background work a block's type asks for (``embed``/``temporal``: what changed)."""
+    if embed and spec.embed:
         enqueue(conn, "embed", {"block_id": block_id}, dedupe_key=block_id)
-    if spec.temporal_extract:
+    if temporal and spec.temporal_extract:
         enqueue(conn, "temporal", {"block_id": block_id}, dedupe_key=block_id)
 
 
