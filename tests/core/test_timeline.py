@@ -120,3 +120,14 @@ def test_date_query_only_holds_iso_days_and_months(app: App) -> None:
     assert all(t[0] in "dm" and t[1:].isdigit() for t in terms)
     assert "d20261123" not in terms or len(terms) <= 20
     assert date_query(app.temporal_parser.parse("the March of Dimes", now=NOW)) is None
+
+
+def test_a_new_date_alone_requeues_extraction_but_not_embedding(app: App) -> None:
+    who = principal(app)
+    store(app, who, "Standup", "Release plan reviewed.", datetime(2026, 11, 24, 9))
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_jobs")
+    store(app, who, "Standup", "Release plan reviewed.", datetime(2026, 11, 25, 9))
+    with app.connection() as conn:
+        kinds = [r["kind"] for r in conn.execute("SELECT kind FROM context_jobs").fetchall()]
+    assert kinds == ["temporal"]
