@@ -25,6 +25,14 @@ log = logging.getLogger("ctx.retrieval")
 CHANNELS = ("dense", "fts_en", "fts_de", "trigram")
 
 
+SEED_K = 60  # the confidence thresholds are stated for RRF with k = 60
+
+
+def threshold_scale(k: int) -> float:
+    """Factor that carries the thresholds to another k: the best possible score is Σw / (k + 1)."""
+    return (k + 1) / (SEED_K + 1)
+
+
 def classify(best: float, confident: float, floor: float) -> str:
     if best >= confident:
         return "confident"
@@ -99,7 +107,7 @@ def candidates(
         rows = conn.execute(
             "SELECT * FROM ctx_rrf(%s::text, %s::text, %s::int, %s::int, %s::text[], %s::text, "
             "%s::text[], %s::uuid[], %s::text[], %s::real[], %s::int, %s::int[], %s::real, "
-            "%s::int, %s::text)",
+            "%s::int, %s::text, %s::real)",
             (
                 req.query,
                 embedding,
@@ -116,6 +124,7 @@ def candidates(
                 float(s["query.trigram_threshold"]),
                 int(s["query.candidates"]),
                 date_query,
+                float(s["query.fts_common_cutoff"]),
             ),
         ).fetchall()
     return list(rows)
@@ -177,12 +186,9 @@ def query(app: App, who: Principal, req: QueryRequest) -> dict[str, Any]:
         rows = apply_gravity(app, rows, temporal)
     limit = req.limit or int(app.settings["query.default_limit"])
     best = float(rows[0]["score"]) if rows else 0.0
-    confidence = classify(
-        best,
-        float(app.settings["query.confident_threshold"]),
-        float(app.settings["query.score_threshold"]),
-    )
-    floor = float(app.settings["query.score_threshold"])
+    scale = threshold_scale(int(app.settings["query.rrf_k"]))
+    floor = float(app.settings["query.score_threshold"]) * scale
+    confidence = classify(best, float(app.settings["query.confident_threshold"]) * scale, floor)
     kept = [r for r in rows if float(r["score"]) >= floor]
     if confidence == "low_confidence":
         kept = kept[:2]

@@ -86,6 +86,15 @@ RETRIEVAL_SETTINGS = [
         maximum=1.0,
     ),
     Setting(
+        "query.fts_common_cutoff",
+        float,
+        0.05,
+        "Full-text queries leave out words found in more than this share of blocks "
+        "(1 keeps every word).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
         "query.candidates",
         int,
         200,
@@ -105,7 +114,8 @@ RETRIEVAL_SETTINGS = [
         "query.confident_threshold",
         float,
         0.008,
-        "Best score at or above which a result is 'confident'.",
+        "Best score at or above which a result is 'confident' (stated for rrf_k 60; "
+        "rescaled by (k + 1) / 61 for other k).",
         minimum=0.0,
         maximum=1.0,
     ),

@@ -53,7 +53,9 @@ CREATE TABLE context_blocks (
 
 CREATE INDEX context_blocks_ts_en ON context_blocks USING gin (ts_en);
 CREATE INDEX context_blocks_ts_de ON context_blocks USING gin (ts_de);
-CREATE INDEX context_blocks_title_trgm ON context_blocks USING gin (title gin_trgm_ops);
+-- GiST, not GIN: it serves both `%` and the KNN order `title <-> query` that gives the trigram
+-- channel its top titles without scoring every row.
+CREATE INDEX context_blocks_title_trgm ON context_blocks USING gist (title gist_trgm_ops);
 CREATE INDEX context_blocks_tags ON context_blocks USING gin (tags);
 CREATE INDEX context_blocks_scope_updated ON context_blocks (scope, updated_at DESC);
 -- Resolves short id prefixes ("3f2a9c") without a sequential scan.

@@ -60,8 +60,51 @@ END $$;
 -- FTS, German FTS, trigram title similarity and, when the query resolved to dates, a date channel
 -- (ISO days and months only). Each channel contributes weight / (k + rank), multiplied by the
 -- block's mass factor and its type's retrieval factor.
--- Filters (scopes, archive, excluded types, category, tags, excluded ids) apply inside every
--- channel, so no channel can return a block the caller may not read.
+--
+-- Every channel reads its own index (HNSW, GIN, GiST KNN) with the filters (scopes, archive,
+-- excluded types, category, tags, excluded ids) inside it, so no channel returns a block the
+-- caller may not read and none scans the whole table. Full-text queries OR their lexemes (a
+-- question rarely contains every word of its answer) and leave out lexemes that occur in more
+-- than p_common_cutoff of all blocks (ANALYZE statistics): such words barely discriminate and
+-- would make the channel rank a large part of the table.
+CREATE OR REPLACE FUNCTION ctx_fts_query(
+    p_config regconfig, p_text text, p_column text, p_common_cutoff real
+) RETURNS tsquery
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    lexemes  text[];
+    common   text[];
+    freqs    real[];
+    kept     text[];
+BEGIN
+    lexemes := tsvector_to_array(to_tsvector(p_config, coalesce(p_text, '')));
+    IF lexemes IS NULL OR cardinality(lexemes) = 0 THEN
+        RETURN ''::tsquery;
+    END IF;
+    IF p_common_cutoff < 1 THEN
+        SELECT most_common_elems::text::text[], most_common_elem_freqs
+          INTO common, freqs
+          FROM pg_stats
+         WHERE schemaname = current_schema() AND tablename = 'context_blocks'
+           AND attname = p_column;
+    END IF;
+    IF common IS NOT NULL THEN
+        SELECT array_agg(l) INTO kept FROM unnest(lexemes) AS l
+         WHERE coalesce((SELECT freqs[i] FROM generate_subscripts(common, 1) AS i
+                          WHERE common[i] = l), 0) <= p_common_cutoff;
+        IF kept IS NULL THEN
+            -- every word is common: keep the rarest one rather than nothing
+            SELECT ARRAY[l] INTO kept FROM unnest(lexemes) AS l
+             ORDER BY coalesce((SELECT freqs[i] FROM generate_subscripts(common, 1) AS i
+                                 WHERE common[i] = l), 0)
+             LIMIT 1;
+        END IF;
+    ELSE
+        kept := lexemes;
+    END IF;
+    RETURN array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(kept) AS l), ' | ')::tsquery;
+END $$;
+
 CREATE OR REPLACE FUNCTION ctx_rrf(
     p_query           text,
     p_embedding       text,          -- '[…]' literal of the query vector, or NULL: no dense channel
@@ -77,7 +120,8 @@ CREATE OR REPLACE FUNCTION ctx_rrf(
     p_limits          integer[] DEFAULT '{75,100,100,30,100}',
     p_trgm_threshold  real    DEFAULT 0.05,
     p_result_limit    integer DEFAULT 200,
-    p_date_query      text    DEFAULT NULL   -- 'd20260323 | m202603' or NULL: no date channel
+    p_date_query      text    DEFAULT NULL,  -- 'd20260323 | m202603' or NULL: no date channel
+    p_common_cutoff   real    DEFAULT 0.05
 ) RETURNS TABLE (
     block_id    uuid,
     score       double precision,
@@ -93,76 +137,72 @@ CREATE OR REPLACE FUNCTION ctx_rrf(
 )
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
-    dense_sql text;
+    excluded   text[];
+    q_en       tsquery;
+    q_de       tsquery;
+    q_dates    tsquery;
+    w          real[] := p_weights || ARRAY[0, 0, 0, 0, 0]::real[];
+    filters    constant text :=
+        'b.scope = ANY($3) AND NOT b.is_archived AND NOT (b.block_type = ANY($6)) '
+        'AND ($4::text IS NULL OR b.category = $4) AND b.tags @> $5 AND NOT (b.id = ANY($8))';
+    dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
 BEGIN
-    PERFORM set_config('pg_trgm.similarity_threshold', p_trgm_threshold::text, true);
     PERFORM set_config('hnsw.ef_search', greatest(40, p_limits[1] * 2)::text, true);
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
+    excluded := coalesce(p_exclude_types, '{}') || ARRAY(
+        SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
+    q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query('english', p_query, 'ts_en', p_common_cutoff) END;
+    -- English stopwords go first, or "we", "do", "how" would match German text.
+    q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query('german', (
+                SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
+                 WHERE lexemes IS NOT NULL AND lexemes <> '{}'), 'ts_de', p_common_cutoff) END;
+    q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
+                    THEN to_tsquery('simple', p_date_query) END;
 
-    IF p_embedding IS NULL OR p_generation IS NULL OR p_weights[1] = 0 THEN
-        dense_sql := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
-    ELSE
+    IF p_embedding IS NOT NULL AND p_generation IS NOT NULL AND w[1] > 0 THEN
         dense_sql := format($d$
-            SELECT id, sim, row_number() OVER (ORDER BY dist) AS rnk FROM (
+            SELECT id, sim, row_number() OVER (ORDER BY dist, id) AS rnk FROM (
                 SELECT e.block_id AS id,
                        (e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
                        (1 - (e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
                   FROM context_block_embeddings e
-                  JOIN eligible b ON b.id = e.block_id
-                 WHERE e.generation = %2$s
+                  JOIN context_blocks b ON b.id = e.block_id
+                 WHERE e.generation = %2$s AND %3$s
                  ORDER BY e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)
-                 LIMIT $7) d$d$, p_dims, p_generation);
+                 LIMIT $7) d$d$, p_dims, p_generation, filters);
     END IF;
 
     RETURN QUERY EXECUTE format($q$
-        WITH eligible AS MATERIALIZED (
-            SELECT b.id, b.ts_en, b.ts_de, b.ts_dates, b.title, b.time_mass,
-                   t.retrieval_policy, t.retrieval_factor
-              FROM context_blocks b
-              JOIN context_block_types t ON t.name = b.block_type
-             WHERE b.scope = ANY($3)
-               AND NOT b.is_archived
-               AND t.retrieval_policy <> 'excluded'
-               AND NOT (b.block_type = ANY($6))
-               AND ($4::text IS NULL OR b.category = $4)
-               AND b.tags @> $5
-               AND NOT (b.id = ANY($8))
-        ),
-        q AS (
-            -- OR the lexemes: a question rarely contains every word of its answer. The German
-            -- channel drops English stopwords first, or "we", "do", "how" would match German text.
-            SELECT replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery AS en,
-                   replace(plainto_tsquery('german', coalesce(
-                       (SELECT string_agg(token, ' ') FROM ts_debug('english', $1)
-                         WHERE lexemes IS NOT NULL AND lexemes <> '{}'), ''))::text,
-                       '&', '|')::tsquery AS de,
-                   to_tsquery('simple', coalesce($15, '')) AS dates
-        ),
-        dense AS (%s),
+        WITH dense AS (%1$s),
         en AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_en, q.en)::real AS s
-                  FROM eligible b, q WHERE b.ts_en @@ q.en
+                SELECT b.id, ts_rank_cd(b.ts_en, $15)::real AS s
+                  FROM context_blocks b
+                 WHERE $15 IS NOT NULL AND b.ts_en @@ $15 AND %2$s
                  ORDER BY 2 DESC LIMIT $9) x
         ),
         de AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_de, q.de)::real AS s
-                  FROM eligible b, q WHERE b.ts_de @@ q.de
+                SELECT b.id, ts_rank_cd(b.ts_de, $16)::real AS s
+                  FROM context_blocks b
+                 WHERE $16 IS NOT NULL AND b.ts_de @@ $16 AND %2$s
                  ORDER BY 2 DESC LIMIT $10) x
         ),
         trgm AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
                 SELECT b.id, similarity(b.title, $1)::real AS s
-                  FROM eligible b WHERE b.title %% $1
-                 ORDER BY 2 DESC LIMIT $11) x
+                  FROM context_blocks b
+                 WHERE $12[4] > 0 AND %2$s
+                 ORDER BY b.title <-> $1
+                 LIMIT $11) x
+             WHERE s > $17
         ),
         dated AS (
             SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_dates, q.dates)::real AS s
-                  FROM eligible b, q
-                 WHERE $15 IS NOT NULL AND $12[5] > 0 AND b.ts_dates @@ q.dates
-                 ORDER BY 2 DESC LIMIT $16) x
+                SELECT b.id, ts_rank_cd(b.ts_dates, $18)::real AS s
+                  FROM context_blocks b
+                 WHERE $18 IS NOT NULL AND b.ts_dates @@ $18 AND %2$s
+                 ORDER BY 2 DESC LIMIT $19) x
         ),
         fused AS (
             SELECT coalesce(dense.id, en.id, de.id, trgm.id, dated.id) AS id,
@@ -181,17 +221,20 @@ BEGIN
               FULL OUTER JOIN dated ON dated.id = coalesce(dense.id, en.id, de.id, trgm.id)
         )
         SELECT f.id,
-               (f.raw * b.time_mass * CASE WHEN b.retrieval_policy = 'normal' THEN 1.0
-                                           ELSE b.retrieval_factor END)::double precision,
+               (f.raw * b.time_mass * CASE WHEN t.retrieval_policy = 'normal' THEN 1.0
+                                           ELSE t.retrieval_factor END)::double precision,
                f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, f.x_rnk::int,
                f.d_sim, f.e_s, f.g_s, f.t_s
-          FROM fused f JOIN eligible b ON b.id = f.id
+          FROM fused f
+          JOIN context_blocks b ON b.id = f.id
+          JOIN context_block_types t ON t.name = b.block_type
          ORDER BY 2 DESC, f.id
          LIMIT $14
-    $q$, dense_sql)
-    USING p_query, p_embedding, p_scopes, p_category, p_tags, p_exclude_types, p_limits[1],
-          p_exclude_ids, p_limits[2], p_limits[3], p_limits[4], p_weights, p_k::double precision,
-          p_result_limit, p_date_query, p_limits[5];
+    $q$, dense_sql, filters)
+    USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
+          p_limits[1], coalesce(p_exclude_ids, '{}'), p_limits[2], p_limits[3], p_limits[4], w,
+          p_k::double precision, p_result_limit, q_en, q_de, p_trgm_threshold, q_dates,
+          p_limits[5];
 END $$;
 
 -- Options the generation's embedder was built with (never secrets: those come from settings).
