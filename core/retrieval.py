@@ -30,7 +30,7 @@ SEED_K = 60  # the confidence thresholds are stated for RRF with k = 60
 
 def threshold_scale(k: int) -> float:
     """Factor that carries the thresholds to another k: the best possible score is Σw / (k + 1)."""
-    return (k + 1) / (SEED_K + 1)
+    return (SEED_K + 1) / (k + 1)
 
 
 def classify(best: float, confident: float, floor: float) -> str:

@@ -57,6 +57,10 @@ def corpus(app: App) -> dict[str, str]:
     return {title: _store(app, ALPHA, title, content) for title, content in CORPUS}
 
 
+def _k(app: App) -> int:
+    return int(app.settings["query.rrf_k"])
+
+
 def _ask(app: App, who: Principal, query: str, **extra: Any) -> dict[str, Any]:
     req = QueryRequest.model_validate({"query": query, "explain": True, **extra})
     return retrieval.query(app, who, req)
@@ -136,8 +140,8 @@ def test_paraphrase_without_shared_words_is_found_through_dense_only(
     assert hit["channels"]["dense"]["similarity"] > 0.5
     for channel in ("fts_en", "fts_de", "trigram"):
         assert hit["channels"][channel]["rank"] is None, channel
-    # Score is exactly the dense contribution: 0.45 / (60 + 1).
-    assert hit["score"] == pytest.approx(0.45 / 61, rel=1e-6)
+    # Score is exactly the dense contribution: 0.45 / (k + 1).
+    assert hit["score"] == pytest.approx(0.45 / (_k(app) + 1), rel=1e-6)
 
 
 def test_scores_are_weighted_rrf_times_the_type_factor(app: App, corpus: dict[str, str]) -> None:
@@ -149,7 +153,8 @@ def test_scores_are_weighted_rrf_times_the_type_factor(app: App, corpus: dict[st
     seen = set()
     for s in res["sources"]:
         ranks = [s["channels"][c]["rank"] for c in FUSED]
-        raw = sum(w / (60 + r) for w, r in zip(weights, ranks, strict=True) if r is not None)
+        k = _k(app)
+        raw = sum(w / (k + r) for w, r in zip(weights, ranks, strict=True) if r is not None)
         factor = 0.5 if s["id"] == damped else 1.0
         assert s["score"] == pytest.approx(raw * factor, rel=1e-5), s["title"]
         seen.add(s["id"])
@@ -178,7 +183,7 @@ def test_weights_change_the_order(app: App, corpus: dict[str, str]) -> None:
     _set_weights(app, 1.0, 0.0, 0.0, 0.0)
     dense_only = _ask(app, ALPHA, query)
     assert dense_only["sources"][0]["title"] == BUDGET[0]
-    assert dense_only["sources"][0]["score"] == pytest.approx(1.0 / 61, rel=1e-6)
+    assert dense_only["sources"][0]["score"] == pytest.approx(1.0 / (_k(app) + 1), rel=1e-6)
 
     _set_weights(app, 0.0, 0.25, 0.20, 0.10)
     text_only = _ask(app, ALPHA, query)
@@ -412,10 +417,10 @@ def test_nothing_relevant_returns_no_sources(app: App, backups: list[str]) -> No
 
 
 def test_sources_below_the_floor_are_dropped(app: App, backups: list[str]) -> None:
-    # Text channels only; rank 1 in all three is 0.25/61 + 0.20/61 + 0.10/61 = 0.0090.
+    # Text channels only; rank 1 in all three is (0.25 + 0.20 + 0.10) / (k + 1).
     top = _ask(app, ALPHA, "Backup window", limit=10)["sources"]
     assert top[0]["id"] == backups[0]
-    assert top[0]["score"] == pytest.approx(0.55 / 61, rel=1e-6)
+    assert top[0]["score"] == pytest.approx(0.55 / (_k(app) + 1), rel=1e-6)
     assert len(top) == 4
     set_setting(app, "query.confident_threshold", 0.009)
     set_setting(app, "query.score_threshold", 0.009)
@@ -449,3 +454,14 @@ def test_language_is_reported(app: App) -> None:
     assert de["language"] == "de" and de["german_signals"]
     en = _ask(app, ALPHA, "How is the database backed up?")["language"]
     assert en == {"language": "en", "german_signals": []}
+
+
+@pytest.mark.parametrize("k", [10, 60, 200])
+def test_thresholds_mean_the_same_for_every_k(app: App, backups: list[str], k: int) -> None:
+    # The best a block can score is Σw / (k + 1); thresholds stated for k = 60 follow it.
+    set_setting(app, "query.rrf_k", k)
+    res = _ask(app, ALPHA, "Backup window", limit=10)
+    best = res["sources"][0]["score"]
+    assert best == pytest.approx(0.55 / (k + 1), rel=1e-6)
+    assert retrieval.threshold_scale(k) * 0.55 / 61 == pytest.approx(best, rel=1e-6)
+    assert res["confidence"] == "confident"
