@@ -86,8 +86,9 @@ RETRIEVAL_SETTINGS = [
     Setting(
         "query.trigram_threshold",
         float,
-        0.05,
-        "Minimum title similarity for the trigram channel.",
+        0.3,
+        "Minimum title similarity for the trigram channel. The seed's 0.05 lets nearly every "
+        "title through on long questions (50 ms at 100k blocks against 2 ms at 0.3).",
         minimum=0.0,
         maximum=1.0,
     ),

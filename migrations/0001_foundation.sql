@@ -53,8 +53,7 @@ CREATE TABLE context_blocks (
 
 CREATE INDEX context_blocks_ts_en ON context_blocks USING gin (ts_en);
 CREATE INDEX context_blocks_ts_de ON context_blocks USING gin (ts_de);
--- GiST, not GIN: it serves both `%` and the KNN order `title <-> query` that gives the trigram
--- channel its top titles without scoring every row.
+-- GiST serves both the similarity filter `%` and KNN order by `<->` on titles.
 CREATE INDEX context_blocks_title_trgm ON context_blocks USING gist (title gist_trgm_ops);
 CREATE INDEX context_blocks_tags ON context_blocks USING gin (tags);
 CREATE INDEX context_blocks_scope_updated ON context_blocks (scope, updated_at DESC);

@@ -148,6 +148,8 @@ DECLARE
     dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
 BEGIN
     PERFORM set_config('hnsw.ef_search', greatest(40, p_limits[1] * 2)::text, true);
+    -- the `%` operator of the trigram channel reads its threshold from this setting
+    PERFORM set_config('pg_trgm.similarity_threshold', p_trgm_threshold::text, true);
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
@@ -192,10 +194,9 @@ BEGIN
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
                 SELECT b.id, similarity(b.title, $1)::real AS s
                   FROM context_blocks b
-                 WHERE $12[4] > 0 AND %2$s
-                 ORDER BY b.title <-> $1
+                 WHERE $12[4] > 0 AND b.title %% $1 AND %2$s
+                 ORDER BY 2 DESC
                  LIMIT $11) x
-             WHERE s > $17
         ),
         dated AS (
             SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
