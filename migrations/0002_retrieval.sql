@@ -89,15 +89,12 @@ BEGIN
            AND attname = p_column;
     END IF;
     IF common IS NOT NULL THEN
-        SELECT array_agg(l) INTO kept FROM unnest(lexemes) AS l
-         WHERE coalesce((SELECT freqs[i] FROM generate_subscripts(common, 1) AS i
-                          WHERE common[i] = l), 0) <= p_common_cutoff;
-        IF kept IS NULL THEN
+        kept := ARRAY(SELECT l FROM unnest(lexemes) AS l
+                       WHERE coalesce(freqs[array_position(common, l)], 0) <= p_common_cutoff);
+        IF cardinality(kept) = 0 THEN
             -- every word is common: keep the rarest one rather than nothing
-            SELECT ARRAY[l] INTO kept FROM unnest(lexemes) AS l
-             ORDER BY coalesce((SELECT freqs[i] FROM generate_subscripts(common, 1) AS i
-                                 WHERE common[i] = l), 0)
-             LIMIT 1;
+            kept := ARRAY(SELECT l FROM unnest(lexemes) AS l
+                           ORDER BY coalesce(freqs[array_position(common, l)], 0) LIMIT 1);
         END IF;
     ELSE
         kept := lexemes;
