@@ -107,7 +107,7 @@ def candidates(
         rows = conn.execute(
             "SELECT * FROM ctx_rrf(%s::text, %s::text, %s::int, %s::int, %s::text[], %s::text, "
             "%s::text[], %s::uuid[], %s::text[], %s::real[], %s::int, %s::int[], %s::real, "
-            "%s::int, %s::text, %s::real)",
+            "%s::int, %s::text, %s::real, %s::real)",
             (
                 req.query,
                 embedding,
@@ -125,6 +125,7 @@ def candidates(
                 int(s["query.candidates"]),
                 date_query,
                 float(s["query.fts_common_cutoff"]),
+                float(s["query.fts_cutoff_min_blocks"]),
             ),
         ).fetchall()
     return list(rows)

@@ -102,6 +102,15 @@ RETRIEVAL_SETTINGS = [
         maximum=1.0,
     ),
     Setting(
+        "query.fts_cutoff_min_blocks",
+        int,
+        20000,
+        "Stores smaller than this keep every word in full-text queries (ranking them is cheap "
+        "there, and the common-word cutoff costs some precision).",
+        minimum=0,
+        maximum=10**9,
+    ),
+    Setting(
         "query.candidates",
         int,
         200,

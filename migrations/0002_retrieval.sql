@@ -64,11 +64,12 @@ END $$;
 -- Every channel reads its own index (HNSW, GIN, GiST KNN) with the filters (scopes, archive,
 -- excluded types, category, tags, excluded ids) inside it, so no channel returns a block the
 -- caller may not read and none scans the whole table. Full-text queries OR their lexemes (a
--- question rarely contains every word of its answer) and leave out lexemes that occur in more
--- than p_common_cutoff of all blocks (ANALYZE statistics): such words barely discriminate and
--- would make the channel rank a large part of the table.
+-- question rarely contains every word of its answer). In a large store (at least p_min_blocks
+-- blocks) they leave out lexemes that occur in more than p_common_cutoff of all blocks (ANALYZE
+-- statistics): such words barely discriminate and would make the channel rank a large part of
+-- the table; a small store keeps every word, since ranking it all is cheap.
 CREATE OR REPLACE FUNCTION ctx_fts_query(
-    p_config regconfig, p_text text, p_column text, p_common_cutoff real
+    p_config regconfig, p_text text, p_column text, p_common_cutoff real, p_min_blocks real
 ) RETURNS tsquery
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
@@ -81,7 +82,8 @@ BEGIN
     IF lexemes IS NULL OR cardinality(lexemes) = 0 THEN
         RETURN ''::tsquery;
     END IF;
-    IF p_common_cutoff < 1 THEN
+    IF p_common_cutoff < 1 AND (SELECT reltuples FROM pg_class
+                                 WHERE oid = 'context_blocks'::regclass) >= p_min_blocks THEN
         SELECT most_common_elems::text::text[], most_common_elem_freqs
           INTO common, freqs
           FROM pg_stats
@@ -118,7 +120,8 @@ CREATE OR REPLACE FUNCTION ctx_rrf(
     p_trgm_threshold  real    DEFAULT 0.05,
     p_result_limit    integer DEFAULT 200,
     p_date_query      text    DEFAULT NULL,  -- 'd20260323 | m202603' or NULL: no date channel
-    p_common_cutoff   real    DEFAULT 0.05
+    p_common_cutoff   real    DEFAULT 0.05,
+    p_cutoff_min_blocks real  DEFAULT 20000
 ) RETURNS TABLE (
     block_id    uuid,
     score       double precision,
@@ -150,11 +153,13 @@ BEGIN
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
-    q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query('english', p_query, 'ts_en', p_common_cutoff) END;
+    q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query(
+                'english', p_query, 'ts_en', p_common_cutoff, p_cutoff_min_blocks) END;
     -- English stopwords go first, or "we", "do", "how" would match German text.
     q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query('german', (
                 SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
-                 WHERE lexemes IS NOT NULL AND lexemes <> '{}'), 'ts_de', p_common_cutoff) END;
+                 WHERE lexemes IS NOT NULL AND lexemes <> '{}'), 'ts_de', p_common_cutoff,
+                p_cutoff_min_blocks) END;
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 

@@ -1,0 +1,191 @@
+"""Helpers shared by the benchmark scripts: a throw-away App, a stub embedder, statistics, tables.
+
+The scripts are run by hand (see docs/benchmarks.md); nothing here is imported by ctx itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ctx.core.app import App
+from ctx.core.auth import Principal
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# Environment variables that choose the database or home; a benchmark never inherits them.
+_PLACEMENT_VARS = ("CTX_DATABASE_URL", "CTX_HOME")
+
+
+def bench_environ(overrides: dict[str, str] | None = None) -> dict[str, str]:
+    """The caller's ``CTX_*`` settings (weights, limits, ...) without the database placement."""
+    env = {k: v for k, v in os.environ.items() if k.startswith("CTX_") and k not in _PLACEMENT_VARS}
+    env.update(overrides or {})
+    return env
+
+
+def ctx_env_summary(env: dict[str, str]) -> str:
+    """The ``CTX_*`` variables that shaped a run, for the report line (secrets hidden)."""
+    shown = [
+        f"{k}={'***' if 'KEY' in k or 'TOKEN' in k else v}"
+        for k, v in sorted(env.items())
+        if k.startswith("CTX_")
+    ]
+    return " ".join(shown) or "(defaults)"
+
+
+@contextmanager
+def bench_app(database_url: str | None, environ: dict[str, str]) -> Iterator[App]:
+    """An opened App on ``database_url``, or on a private embedded PostgreSQL that is removed after.
+
+    The temporary home lives under the system temp directory; the cluster stops and the folder is
+    deleted when the block exits, also on errors and Ctrl-C.
+    """
+    logging.getLogger("ctx").setLevel(logging.WARNING)
+    # A background job ignores SIGINT; turn SIGTERM into SystemExit so the cleanup below runs.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    home = Path(tempfile.mkdtemp(prefix="ctx-bench-"))
+    app = App(database_url=database_url, home=home, load_entry_points=False, environ=environ)
+    try:
+        app.open()
+        try:
+            yield app
+        finally:
+            app.close()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def principal(home_scope: str, read: Sequence[str] = ()) -> Principal:
+    """A key-less principal (benchmarks call the core functions, not the HTTP layer)."""
+    return Principal(
+        key_id="00000000-0000-0000-0000-00000000b0b0",
+        name="bench",
+        home_scope=home_scope,
+        allowed_scopes=tuple(s for s in read if s != home_scope),
+    )
+
+
+class FixedQueryEmbedder:
+    """Stands in for a generation's embedder: query vectors come from a table, not a model.
+
+    Lets a benchmark time the database part of ``retrieval.candidates`` (or reuse vectors computed
+    once) through the unchanged query code. Unknown queries fall back to ``fallback``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        model: str,
+        dimensions: int,
+        vectors: dict[str, NDArray[np.float32]],
+        fallback: Callable[[str], NDArray[np.float32]] | None = None,
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.dimensions = dimensions
+        self.vectors = vectors
+        self.fallback = fallback
+
+    def embed_documents(self, texts: list[str]) -> NDArray[np.float32]:
+        raise RuntimeError("FixedQueryEmbedder embeds queries only")
+
+    def embed_query(self, text: str) -> NDArray[np.float32]:
+        vec = self.vectors.get(text)
+        if vec is None:
+            if self.fallback is None:
+                raise KeyError(f"no fixed vector for query {text!r}")
+            vec = self.vectors[text] = self.fallback(text)
+        return vec
+
+
+def use_embedder(app: App, embedder: Any) -> None:
+    """Make every generation of ``app`` use ``embedder`` (benchmark-only override)."""
+    app.embedders.for_generation = lambda gen: embedder  # type: ignore[method-assign]
+
+
+def call_rrf(
+    conn: Any,
+    app: App,
+    fn: str,
+    query: str,
+    embedding: str | None,
+    gen: dict[str, Any],
+    scopes: list[str],
+    weights: list[float],
+    k: int | None = None,
+    result_limit: int | None = None,
+) -> list[dict[str, Any]]:
+    """Call ``ctx_rrf`` (or a benchmark copy named ``fn``) with the arguments candidates() uses."""
+    s = app.settings
+    limits = [
+        int(s["query.limit_dense"]),
+        int(s["query.limit_fts"]),
+        int(s["query.limit_fts"]),
+        int(s["query.limit_trigram"]),
+    ]
+    rows: list[dict[str, Any]] = conn.execute(
+        f"SELECT * FROM {fn}(%s::text, %s::text, %s::int, %s::int, %s::text[], NULL::text, "
+        "'{}'::text[], '{}'::uuid[], '{}'::text[], %s::real[], %s::int, %s::int[], %s::real, "
+        "%s::int)",
+        (
+            query,
+            embedding if weights[0] > 0 else None,
+            gen["id"],
+            gen["dimensions"],
+            scopes,
+            weights,
+            int(s["query.rrf_k"]) if k is None else k,
+            limits,
+            float(s["query.trigram_threshold"]),
+            int(s["query.candidates"]) if result_limit is None else result_limit,
+        ),
+    ).fetchall()
+    return rows
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Linear-interpolated percentile (p in 0..100); NaN for no values."""
+    if not values:
+        return math.nan
+    return float(np.percentile(np.asarray(values, dtype=np.float64), p))
+
+
+def timing_ms(samples_s: Sequence[float]) -> dict[str, float]:
+    """mean, p50 and p95 of durations given in seconds, in milliseconds."""
+    ms = [s * 1000.0 for s in samples_s]
+    return {
+        "mean": round(float(np.mean(ms)) if ms else math.nan, 2),
+        "p50": round(percentile(ms, 50), 2),
+        "p95": round(percentile(ms, 95), 2),
+        "n": len(ms),
+    }
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A Markdown table (pastes into docs/benchmarks.md as is)."""
+
+    def cell(v: Any) -> str:
+        if isinstance(v, float):
+            return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+        return str(v)
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def progress(message: str) -> None:
+    """Progress goes to stderr so that stdout stays the report (and the final JSON line)."""
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,638 @@
+"""Query latency and write throughput of ctx on a synthetic corpus.
+
+Builds N blocks of generated text (200-1500 characters from a Zipf-distributed vocabulary of
+pseudo-words plus English function words, varied titles, 25 categories) with COPY straight into
+``context_blocks``, gives every block a random unit vector in the active embedding generation
+(generated in SQL), builds that generation's HNSW index and ANALYZEs. Then it times, interleaved
+per query:
+
+* fusion: ``retrieval.candidates`` with the settings' weights (``ctx_rrf``, four channels);
+* dense-only: ``retrieval.candidates`` with weights [1, 0, 0, 0];
+* raw HNSW: ``ORDER BY embedding <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
+* fts: ``retrieval.candidates`` with weights [0, 0.25, 0.20, 0];
+* inline_* (unless ``--no-inline``): ``bench_rrf_inline``, a benchmark-local fusion without a
+  shared candidate set, per channel (a diagnostic written against the first ctx_rrf).
+
+Query texts are 2-6 vocabulary words drawn by frequency; query vectors are fixed random unit
+vectors served by a stub embedder, so the timings are database time plus ctx's query plumbing, no
+model. Last, write throughput: ``blocks.store`` of ``--write-blocks`` blocks (no embedding), then
+``run_embed_jobs`` with the local embedder(s) on them (texts of English words, since embedding
+cost depends on the token count). ``--explain`` prints EXPLAIN ANALYZE of one fusion statement.
+
+    .venv/bin/python bench/latency.py --blocks 10000
+    .venv/bin/python bench/latency.py --blocks 100000 --queries 300 --json
+
+With ``--json`` the last line printed is one JSON object with every number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import time
+import uuid
+from typing import Any
+
+import numpy as np
+from _common import (
+    FixedQueryEmbedder,
+    bench_app,
+    bench_environ,
+    call_rrf,
+    ctx_env_summary,
+    principal,
+    progress,
+    table,
+    timing_ms,
+    use_embedder,
+)
+
+from ctx.core import blocks, retrieval
+from ctx.core.app import App
+from ctx.core.indexing import active_generation, run_embed_jobs, vector_literal
+from ctx.core.schemas import QueryRequest, StoreRequest
+
+SCOPE = "bench"
+TARGET_FUSION_P95_MS = 50.0
+TARGET_RATIO = 3.0
+TARGET_WRITE_PER_S = 100.0
+FUNCTION_WORDS = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "this",
+    "are",
+    "or",
+    "his",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "they",
+    "you",
+    "were",
+    "her",
+    "she",
+    "there",
+    "been",
+    "one",
+    "all",
+    "we",
+    "their",
+    "has",
+    "would",
+    "when",
+    "if",
+    "will",
+    "can",
+    "more",
+    "no",
+    "so",
+    "what",
+    "about",
+    "up",
+    "out",
+    "into",
+    "than",
+    "them",
+    "some",
+    "could",
+    "these",
+    "two",
+    "may",
+    "then",
+    "do",
+    "first",
+    "any",
+    "my",
+    "now",
+    "such",
+    "like",
+    "our",
+    "over",
+    "only",
+    "also",
+    "its",
+    "after",
+    "how",
+    "where",
+    "most",
+]
+CATEGORIES = [f"area-{i:02d}" for i in range(25)]
+# Real English content words for the write test: embedding cost depends on the token count, and
+# pseudo-words split into several word pieces each (about twice the tokens of English text).
+ENGLISH_WORDS: list[str] = str.split(
+    "system data user service server database query index block memory agent model search "
+    "result team project release version change issue test build deploy config setting file "
+    "network request response error update backup storage cache worker job queue schedule "
+    "time date meeting decision note plan goal task review customer report design document "
+    "policy access key scope account password security audit log metric alert performance "
+    "latency throughput cost budget price contract partner product feature interface screen "
+    "page button form field value option default limit threshold weight score rank vector "
+    "text language english german translation summary topic question answer source reference "
+    "morning evening week month year today yesterday tomorrow office home travel city train "
+    "flight hotel family friend doctor school course book music movie game garden kitchen "
+    "recipe dinner coffee walk run trip weekend holiday birthday gift picture phone email "
+    "message call chat letter paper pen desk chair window door light power battery laptop "
+    "keyboard mouse monitor printer cable router cloud region cluster node container image "
+    "package library module function method class object record table column row migration"
+)
+
+
+class Corpus:
+    """Deterministic text generator: pseudo-words with Zipf-Mandelbrot frequencies."""
+
+    def __init__(self, seed: int, vocabulary: int = 20000, words: list[str] | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        if words is not None:
+            self._init_words(words)
+            return
+        onsets = [*"bcdfghjklmnprstvwz", "br", "ch", "st", "tr", "pl", "gr", "sh", "kr", "fl"]
+        vowels = ["a", "e", "i", "o", "u", "ai", "ou", "ea", "y"]
+        codas = ["", "", "n", "r", "s", "t", "l", "m", "nd", "st", "ck", "rk"]
+        words: set[str] = set()
+        while len(words) < vocabulary:
+            n = int(self.rng.integers(1, 4))
+            w = "".join(
+                self.rng.choice(onsets) + self.rng.choice(vowels) + self.rng.choice(codas)
+                for _ in range(n)
+            )
+            if len(w) >= 3:
+                words.add(w)
+        self._init_words(sorted(words, key=lambda w: (len(w), w)))
+
+    def _init_words(self, words: list[str]) -> None:
+        self.words = np.array(words)
+        ranks = np.arange(1, len(words) + 1, dtype=np.float64)
+        p = 1.0 / (ranks + 20.0)  # Zipf-Mandelbrot: the top content word is ~0.7% of tokens
+        self.p = p / p.sum()
+        self.rng.shuffle(self.words)
+
+    def content_words(self, n: int) -> list[str]:
+        return list(self.words[self.rng.choice(len(self.words), size=n, p=self.p)])
+
+    def text(self, chars: int) -> str:
+        """Sentences of 8-20 tokens, ~40% function words, until ``chars`` is reached."""
+        n = max(8, chars // 6)
+        content = self.content_words(n)
+        func = self.rng.choice(FUNCTION_WORDS, size=n)
+        is_func = self.rng.random(n) < 0.4
+        tokens = [str(f) if is_f else c for c, f, is_f in zip(content, func, is_func, strict=True)]
+        out: list[str] = []
+        length = 0
+        i = 0
+        while length < chars and i < n:
+            k = int(self.rng.integers(8, 21))
+            sentence = " ".join(tokens[i : i + k])
+            i += k
+            sentence = sentence[:1].upper() + sentence[1:] + "."
+            out.append(sentence)
+            length += len(sentence) + 1
+        return " ".join(out)[:chars].rstrip() + "."
+
+    def title(self) -> str:
+        words = self.content_words(int(self.rng.integers(2, 7)))
+        return " ".join(w.capitalize() if i == 0 else w for i, w in enumerate(words))
+
+    def query(self) -> str:
+        lead = str(self.rng.choice(["how does", "what is", "why", "where is", "when did", ""]))
+        return (lead + " " + " ".join(self.content_words(int(self.rng.integers(2, 7))))).strip()
+
+    def length(self) -> int:
+        return int(self.rng.integers(200, 1501))
+
+
+# -- bulk load ---------------------------------------------------------------------------------
+
+
+def bulk_load(app: App, corpus: Corpus, n: int, gen: dict[str, Any]) -> dict[str, float]:
+    t: dict[str, float] = {}
+    t0 = time.perf_counter()
+    rows = []
+    titles: set[tuple[str, str]] = set()
+    for i in range(n):
+        category = CATEGORIES[i % len(CATEGORIES)]
+        title = corpus.title()
+        if (category, title) in titles:
+            title = f"{title} {i}"
+        titles.add((category, title))
+        content = corpus.text(corpus.length())
+        digest = hashlib.sha256(content.encode()).hexdigest()
+        rows.append((str(uuid.uuid4()), SCOPE, category, title, content, "knowledge", digest))
+    t["generate_s"] = time.perf_counter() - t0
+    progress(f"generated {n} blocks in {t['generate_s']:.1f}s; COPY ...")
+    index_name = f"context_block_embeddings_hnsw_{int(gen['id'])}"
+    with app.db.connect_raw(autocommit=True) as conn:
+        conn.execute(f"DROP INDEX IF EXISTS {index_name}")
+        t0 = time.perf_counter()
+        with (
+            conn.cursor() as cur,
+            cur.copy(
+                "COPY context_blocks (id, scope, category, title, content, block_type, "
+                "content_hash) FROM STDIN"
+            ) as copy,
+        ):
+            for r in rows:
+                copy.write_row(r)
+        t["copy_blocks_s"] = time.perf_counter() - t0
+        progress(f"COPY blocks {t['copy_blocks_s']:.1f}s; vectors ...")
+        t0 = time.perf_counter()
+        conn.execute("SELECT setseed(0.42)")
+        conn.execute(
+            "INSERT INTO context_block_embeddings (block_id, generation, content_hash, embedding) "
+            "SELECT b.id, %s, b.content_hash, l2_normalize(ARRAY(SELECT random_normal() "
+            "FROM generate_series(1, %s) WHERE b.id IS NOT NULL)::vector)::halfvec "
+            "FROM context_blocks b WHERE b.scope = %s",
+            (gen["id"], gen["dimensions"], SCOPE),
+        )
+        t["vectors_s"] = time.perf_counter() - t0
+        progress(f"vectors {t['vectors_s']:.1f}s; HNSW index ...")
+        t0 = time.perf_counter()
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute("SELECT ctx_embedding_index(%s)", (gen["id"],))
+        t["hnsw_index_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        conn.execute("ANALYZE context_blocks")
+        conn.execute("ANALYZE context_block_embeddings")
+        t["analyze_s"] = time.perf_counter() - t0
+        exists = conn.execute("SELECT to_regclass(%s) AS r", (index_name,)).fetchone()
+        if not exists or exists["r"] is None:
+            raise RuntimeError(f"HNSW index {index_name} missing after ctx_embedding_index")
+        size = conn.execute(
+            "SELECT pg_size_pretty(pg_total_relation_size('context_blocks')) AS blocks, "
+            "pg_size_pretty(pg_total_relation_size('context_block_embeddings')) AS embeddings"
+        ).fetchone()
+    progress(f"index {t['hnsw_index_s']:.1f}s, analyze {t['analyze_s']:.1f}s; sizes {size}")
+    return {k: round(v, 2) for k, v in t.items()}
+
+
+# -- a benchmark-local alternative to ctx_rrf (not part of ctx) ------------------------------
+
+# Same channels, weights and RRF formula as ctx_rrf, but without the MATERIALIZED "eligible" CTE:
+# every channel queries context_blocks with the filters inline, so the planner can use the GIN
+# (ts_en, ts_de, title trigram) and HNSW indexes, and a channel whose weight is 0 is not run.
+# Only the scope/archive/type-policy filters are kept: enough for timing, not a drop-in.
+INLINE_RRF = """
+CREATE OR REPLACE FUNCTION bench_rrf_inline(
+    p_query text, p_embedding text, p_generation integer, p_dims integer, p_scopes text[],
+    p_weights real[], p_k integer, p_limits integer[], p_trgm_threshold real,
+    p_result_limit integer
+) RETURNS TABLE (block_id uuid, score double precision)
+LANGUAGE plpgsql VOLATILE AS $fn$
+BEGIN
+    PERFORM set_config('pg_trgm.similarity_threshold', p_trgm_threshold::text, true);
+    PERFORM set_config('hnsw.ef_search', greatest(40, p_limits[1] * 2)::text, true);
+    PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
+    RETURN QUERY EXECUTE format($q$
+        WITH q AS (
+            SELECT replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery AS en,
+                   replace(plainto_tsquery('german', $1)::text, '&', '|')::tsquery AS de
+        ),
+        ok AS (SELECT name FROM context_block_types WHERE retrieval_policy <> 'excluded'),
+        dense AS (
+            SELECT id, row_number() OVER (ORDER BY dist) AS rnk FROM (
+                SELECT e.block_id AS id, e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s) AS dist
+                  FROM context_block_embeddings e JOIN context_blocks b ON b.id = e.block_id
+                 WHERE e.generation = %2$s AND $2 IS NOT NULL AND $6[1] > 0
+                   AND b.scope = ANY($3) AND NOT b.is_archived
+                   AND b.block_type IN (SELECT name FROM ok)
+                 ORDER BY e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)
+                 LIMIT $8[1]) d
+        ),
+        en AS (
+            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, ts_rank_cd(b.ts_en, q.en) AS s FROM context_blocks b, q
+                 WHERE $6[2] > 0 AND b.ts_en @@ q.en AND b.scope = ANY($3) AND NOT b.is_archived
+                   AND b.block_type IN (SELECT name FROM ok)
+                 ORDER BY 2 DESC LIMIT $8[2]) x
+        ),
+        de AS (
+            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, ts_rank_cd(b.ts_de, q.de) AS s FROM context_blocks b, q
+                 WHERE $6[3] > 0 AND b.ts_de @@ q.de AND b.scope = ANY($3) AND NOT b.is_archived
+                   AND b.block_type IN (SELECT name FROM ok)
+                 ORDER BY 2 DESC LIMIT $8[3]) x
+        ),
+        trgm AS (
+            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, similarity(b.title, $1) AS s FROM context_blocks b
+                 WHERE $6[4] > 0 AND b.title %% $1 AND b.scope = ANY($3) AND NOT b.is_archived
+                   AND b.block_type IN (SELECT name FROM ok)
+                 ORDER BY 2 DESC LIMIT $8[4]) x
+        )
+        SELECT coalesce(dense.id, en.id, de.id, trgm.id),
+               (coalesce($6[1] / ($7 + dense.rnk), 0) + coalesce($6[2] / ($7 + en.rnk), 0)
+              + coalesce($6[3] / ($7 + de.rnk), 0) + coalesce($6[4] / ($7 + trgm.rnk), 0)
+               )::double precision
+          FROM dense
+          FULL OUTER JOIN en ON en.id = dense.id
+          FULL OUTER JOIN de ON de.id = coalesce(dense.id, en.id)
+          FULL OUTER JOIN trgm ON trgm.id = coalesce(dense.id, en.id, de.id)
+         ORDER BY 2 DESC, 1 LIMIT $9
+    $q$, p_dims, p_generation)
+    USING p_query, p_embedding, p_scopes, NULL::text, NULL::text, p_weights,
+          p_k::double precision, p_limits, p_result_limit;
+END $fn$;
+"""
+
+INLINE_KINDS: dict[str, list[float]] = {
+    "inline_fusion": [0.45, 0.25, 0.20, 0.10],
+    "inline_dense": [1.0, 0.0, 0.0, 0.0],
+    "inline_fts_en": [0.0, 1.0, 0.0, 0.0],
+    "inline_fts_de": [0.0, 0.0, 1.0, 0.0],
+    "inline_trigram": [0.0, 0.0, 0.0, 1.0],
+}
+
+
+def inline_rrf(app: App, gen: dict[str, Any], query: str, vec: str, w: list[float]) -> list[Any]:
+    s = app.settings
+    limits = [
+        int(s["query.limit_dense"]),
+        int(s["query.limit_fts"]),
+        int(s["query.limit_fts"]),
+        int(s["query.limit_trigram"]),
+    ]
+    with app.connection() as conn:
+        return conn.execute(
+            "SELECT * FROM bench_rrf_inline(%s, %s, %s, %s, %s, %s::real[], %s, %s::int[], "
+            "%s::real, %s)",
+            (
+                query,
+                vec,
+                gen["id"],
+                gen["dimensions"],
+                [SCOPE],
+                w,
+                int(s["query.rrf_k"]),
+                limits,
+                float(s["query.trigram_threshold"]),
+                int(s["query.candidates"]),
+            ),
+        ).fetchall()
+
+
+# -- queries -----------------------------------------------------------------------------------
+
+
+def raw_dense(app: App, gen: dict[str, Any], vec: str, limit: int) -> list[Any]:
+    g, d = int(gen["id"]), int(gen["dimensions"])
+    with app.connection() as conn:
+        conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, limit * 2)}")
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        return conn.execute(
+            f"SELECT block_id FROM context_block_embeddings WHERE generation = {g} "
+            f"ORDER BY embedding::halfvec({d}) <=> %s::halfvec({d}) LIMIT %s",
+            (vec, limit),
+        ).fetchall()
+
+
+def explain_fusion(app: App, gen: dict[str, Any], query: str, vec: str) -> list[str]:
+    """EXPLAIN ANALYZE of the statement inside ctx_rrf (diagnostics; a rewritten copy of it)."""
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT pg_get_functiondef(p.oid) AS d FROM pg_proc p WHERE p.proname = 'ctx_rrf'"
+        ).fetchone()
+        assert row is not None
+        src: str = row["d"]
+        new = re.sub(r"FUNCTION (public\.)?ctx_rrf\(", "FUNCTION bench_rrf_explain(", src, count=1)
+        new = new.replace("DECLARE\n", "DECLARE\n    plan_line text;\n", 1)
+        new = new.replace(" STABLE", " VOLATILE", 1)
+        new = new.replace(
+            "RETURN QUERY EXECUTE format(",
+            "FOR plan_line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS) ' || format(",
+        )
+        new, n = re.subn(
+            r"(USING[^;]*);\s*END",
+            r"\1 LOOP RAISE NOTICE '%', plan_line; END LOOP; END",
+            new,
+        )
+        if n != 1 or "FOR plan_line" not in new:
+            return ["(ctx_rrf changed shape; no plan)"]
+        lines: list[str] = []
+        conn.add_notice_handler(lambda d: lines.append(str(d.message_primary)[:160]))
+        conn.execute(new)
+        call_rrf(conn, app, "bench_rrf_explain", query, vec, gen, [SCOPE], retrieval.weights(app))
+        conn.execute("DROP FUNCTION bench_rrf_explain")
+    return lines
+
+
+def time_queries(
+    app: App, gen: dict[str, Any], corpus: Corpus, n: int, inline: bool
+) -> dict[str, Any]:
+    queries = []
+    vectors: dict[str, Any] = {}
+    warmup = max(5, min(20, n // 5))
+    while len(queries) < n + warmup:
+        q = corpus.query()
+        if q in vectors:
+            continue
+        v = corpus.rng.standard_normal(int(gen["dimensions"])).astype(np.float32)
+        vectors[q] = v / np.linalg.norm(v)
+        queries.append(q)
+    use_embedder(app, FixedQueryEmbedder("fixed", "random", int(gen["dimensions"]), vectors))
+    limit_dense = int(app.settings["query.limit_dense"])
+    kinds = ("fusion", "dense", "raw_hnsw", "fts", *(INLINE_KINDS if inline else ()))
+    if inline:
+        with app.connection() as conn:
+            conn.execute(INLINE_RRF)
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    counts: dict[str, list[int]] = {k: [] for k in kinds}
+    for i, q in enumerate(queries):
+        req = QueryRequest(query=q)
+        for kind in kinds:
+            t0 = time.perf_counter()
+            if kind == "raw_hnsw":
+                rows = raw_dense(app, gen, vector_literal(vectors[q]), limit_dense)
+            elif kind in INLINE_KINDS:
+                rows = inline_rrf(app, gen, q, vector_literal(vectors[q]), INLINE_KINDS[kind])
+            else:
+                w = {"fusion": None, "dense": [1.0, 0.0, 0.0, 0.0], "fts": [0.0, 0.25, 0.2, 0.0]}
+                rows = retrieval.candidates(app, req, [SCOPE], [], channel_weights=w[kind])
+            dt = time.perf_counter() - t0
+            if i >= warmup:  # the first queries warm caches and plans
+                times[kind].append(dt)
+                counts[kind].append(len(rows))
+    out: dict[str, Any] = {k: timing_ms(v) for k, v in times.items()}
+    for k in kinds:
+        out[k]["mean_rows"] = round(float(np.mean(counts[k])), 1)
+    if inline:
+        out["ratio_p95_inline_fusion_dense"] = round(
+            out["inline_fusion"]["p95"] / out["inline_dense"]["p95"], 2
+        )
+    out["ratio_p95_fusion_dense"] = round(out["fusion"]["p95"] / out["dense"]["p95"], 2)
+    out["ratio_p95_fusion_raw_hnsw"] = round(out["fusion"]["p95"] / out["raw_hnsw"]["p95"], 2)
+    out["sample_query"] = queries[warmup]
+    return out
+
+
+# -- writes ------------------------------------------------------------------------------------
+
+
+def write_throughput(app: App, corpus: Corpus, n: int, embedder_name: str) -> dict[str, Any]:
+    scope = f"bench-write-{embedder_name}"
+    who = principal(scope)
+    with app.connection() as conn:
+        gen = active_generation(conn)
+    assert gen is not None
+    real = app.embedders.build(embedder_name, {"batch_size": int(app.settings["embed.batch_size"])})
+    use_embedder(app, real)
+    t0 = time.perf_counter()
+    real.embed_query("warm-up: load the model before timing")
+    load_s = time.perf_counter() - t0
+    reqs = []
+    for i in range(n):
+        content = corpus.text(corpus.length())
+        reqs.append(StoreRequest(title=f"{corpus.title()} w{i}", content=content, category="write"))
+    chars = float(np.mean([len(r.content) for r in reqs]))
+    t0 = time.perf_counter()
+    for r in reqs:
+        blocks.store(app, who, r)
+    store_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    done = run_embed_jobs(app, scopes=[scope])
+    embed_s = time.perf_counter() - t0
+    if done != n:
+        raise RuntimeError(f"embedded {done} of {n} blocks")
+    return {
+        "embedder": embedder_name,
+        "blocks": n,
+        "mean_chars": round(chars),
+        "model_load_s": round(load_s, 2),
+        "store_s": round(store_s, 2),
+        "embed_s": round(embed_s, 2),
+        "store_blocks_per_s": round(n / store_s, 1),
+        "embed_blocks_per_s": round(n / embed_s, 1),
+        "store_and_embed_blocks_per_s": round(n / (store_s + embed_s), 1),
+    }
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--blocks", type=int, default=10000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--write-blocks", type=int, default=500, help="0: skip the write test")
+    ap.add_argument("--write-embedders", default="e5,minilm", help="comma-separated")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--database-url", default=None, help="default: a temporary embedded cluster")
+    ap.add_argument("--explain", action="store_true", help="print the fusion query's plan")
+    ap.add_argument(
+        "--no-inline", dest="inline", action="store_false", help="skip the bench_rrf_inline timings"
+    )
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    env = bench_environ()
+    corpus = Corpus(args.seed)
+    english = Corpus(args.seed + 1, words=ENGLISH_WORDS)
+    report: dict[str, Any] = {"blocks": args.blocks, "settings_env": ctx_env_summary(env)}
+    with bench_app(args.database_url, env) as app:
+        with app.connection() as conn:
+            gen = active_generation(conn)
+            taken = conn.execute(
+                "SELECT count(*) AS n FROM context_blocks WHERE scope LIKE 'bench%%'"
+            ).fetchone()
+        if gen is None:
+            raise SystemExit("no embedding generation")
+        if taken and taken["n"]:
+            raise SystemExit("scope 'bench*' already holds blocks; use a fresh database")
+        report["generation"] = {k: gen[k] for k in ("id", "provider", "model", "dimensions")}
+        report["weights"] = retrieval.weights(app)
+        try:
+            t0 = time.perf_counter()
+            report["load"] = bulk_load(app, corpus, args.blocks, gen)
+            report["load"]["total_s"] = round(time.perf_counter() - t0, 2)
+            report["queries"] = time_queries(app, gen, corpus, args.queries, args.inline)
+            if args.explain:
+                sample = report["queries"]["sample_query"]
+                vec = vector_literal(app.embedders.for_generation(gen).embed_query(sample))
+                plan = explain_fusion(app, gen, sample, vec)
+                print("\n".join(plan))
+            report["writes"] = [
+                write_throughput(app, english, args.write_blocks, name.strip())
+                for name in args.write_embedders.split(",")
+                if args.write_blocks > 0 and name.strip()
+            ]
+        finally:
+            if args.database_url:
+                with app.connection() as conn:
+                    conn.execute("DELETE FROM context_blocks WHERE scope LIKE 'bench%%'")
+                    conn.execute("DROP FUNCTION IF EXISTS bench_rrf_inline")
+    print_report(report)
+    if args.json:
+        print(json.dumps(report, separators=(",", ":")))
+
+
+def verdict(ok: bool, value: float, target: float, better: str) -> str:
+    if ok:
+        return "met"
+    factor = value / target if better == "lower" else target / value
+    return f"missed ({factor:.1f}x)"
+
+
+def print_report(r: dict[str, Any]) -> None:
+    q = r["queries"]
+    print(
+        f"latency: {r['blocks']} blocks, generation {r['generation']['provider']} "
+        f"({r['generation']['dimensions']} dims), weights {r['weights']}; {r['settings_env']}; "
+        f"load {r['load']}\n"
+    )
+    rows = [
+        [k, q[k]["n"], q[k]["p50"], q[k]["p95"], q[k]["mean"], q[k]["mean_rows"]]
+        for k in ("fusion", "dense", "raw_hnsw", "fts", *INLINE_KINDS)
+        if k in q
+    ]
+    print(table(["query", "n", "p50 ms", "p95 ms", "mean ms", "rows"], rows))
+    fusion, ratio = q["fusion"]["p95"], q["ratio_p95_fusion_dense"]
+    targets = [
+        [
+            "fusion p95",
+            f"{fusion:.1f} ms",
+            f"<= {TARGET_FUSION_P95_MS:.0f} ms",
+            verdict(fusion <= TARGET_FUSION_P95_MS, fusion, TARGET_FUSION_P95_MS, "lower"),
+        ],
+        [
+            "fusion p95 / dense-only p95",
+            f"{ratio:.2f}x",
+            f"<= {TARGET_RATIO:.0f}x",
+            verdict(ratio <= TARGET_RATIO, ratio, TARGET_RATIO, "lower"),
+        ],
+    ]
+    for w in r["writes"]:
+        rate = w["store_and_embed_blocks_per_s"]
+        targets.append(
+            [
+                f"store + embed ({w['embedder']}, {w['blocks']} blocks, {w['mean_chars']} chars)",
+                f"{rate:.1f} blocks/s (store {w['store_blocks_per_s']}/s, "
+                f"embed {w['embed_blocks_per_s']}/s)",
+                f">= {TARGET_WRITE_PER_S:.0f} blocks/s",
+                verdict(rate >= TARGET_WRITE_PER_S, rate, TARGET_WRITE_PER_S, "higher"),
+            ]
+        )
+    print()
+    print(table(["figure", "value", "target", "verdict"], targets))
+
+
+if __name__ == "__main__":
+    main()

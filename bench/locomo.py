@@ -1,0 +1,612 @@
+"""LoCoMo retrieval benchmark: Recall@1/5/10 and MRR of ctx's query path on conversation turns.
+
+Each conversation becomes one scope, each turn one block (content ``"Speaker: text"``, the session
+date as ``occurred_at``, the ``dia_id`` in metadata). Every question of categories 1-4 is asked in
+its conversation's scope through ``retrieval.candidates`` (the ranking ``/api/query`` trims) with
+the channel weights of the chosen mode; a question counts as found at k when any of its evidence
+turns is among the first k candidates.
+
+    .venv/bin/python bench/locomo.py --mode all --embedder e5
+    .venv/bin/python bench/locomo.py --data other.json --mode fts --json
+
+Block titles (``--title``): ``speaker-date`` (default) is ``"Caroline, 8 May 2023 (D1:3)"``: who and
+when, as a person scanning a source list wants it; the date in the title is indexed (FTS weight A,
+embedded text) like the reference's "session date prepended" variant, and the dia_id keeps the
+natural key (scope, category, title) unique. ``speaker`` drops the date, ``dia`` keeps only the id.
+
+``--variants`` adds benchmark-local experiments on the same index (other weights, other ts_rank_cd
+normalisations in a copy of ``ctx_rrf``, min-max score fusion of the channel scores); they reuse
+the query vectors of the main modes. With ``--json`` the last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _common import (
+    REPO_ROOT,
+    FixedQueryEmbedder,
+    bench_app,
+    bench_environ,
+    call_rrf,
+    ctx_env_summary,
+    principal,
+    progress,
+    table,
+    timing_ms,
+    use_embedder,
+)
+
+from ctx.core import blocks, retrieval
+from ctx.core.app import App
+from ctx.core.indexing import active_generation, run_embed_jobs, vector_literal
+from ctx.core.schemas import QueryRequest, StoreRequest
+from ctx.core.timeline import apply_gravity, date_query, run_temporal_jobs
+
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+FIXED_MODES: dict[str, list[float] | None] = {
+    "hybrid": None,  # the settings' weights
+    "dense": [1.0, 0.0, 0.0, 0.0],
+    "fts": [0.0, 0.25, 0.20, 0.0],
+    "trigram": [0.0, 0.0, 0.0, 1.0],
+}
+KS = (1, 5, 10)
+EVIDENCE_RE = re.compile(r"D:?(\d+):(\d+)")
+
+
+# -- data --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    session: int
+    when: datetime | None
+
+
+@dataclass
+class Question:
+    text: str
+    category: int
+    evidence: set[str]
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    scope: str
+    turns: list[Turn] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    skipped: int = 0  # questions of categories 1-4 without a usable evidence id
+
+
+def parse_session_date(raw: str | None) -> datetime | None:
+    """'1:56 pm on 8 May, 2023' -> 2023-05-08 13:56 UTC; None when absent or unparseable."""
+    if not raw:
+        return None
+    text = " ".join(raw.replace(",", " ").split())
+    for fmt in ("%I:%M %p on %d %B %Y", "%I:%M%p on %d %B %Y", "%d %B %Y", "%B %d %Y"):
+        try:
+            return datetime.strptime(text, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return None
+
+
+def parse_evidence(items: list[str]) -> set[str]:
+    """Normalise evidence ids: 'D8:6; D9:17' -> {D8:6, D9:17}, 'D:11:26' -> D11:26, 'D' -> none."""
+    out: set[str] = set()
+    for item in items:
+        out.update(f"D{a}:{b}" for a, b in EVIDENCE_RE.findall(str(item)))
+    return out
+
+
+def load(path: Path) -> list[Conversation]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    convs = []
+    for i, sample in enumerate(data):
+        sample_id = str(sample.get("sample_id") or f"conv-{i}")
+        scope = "locomo-" + re.sub(r"[^a-z0-9_.-]", "-", sample_id.lower())[:40]
+        conv = Conversation(sample_id=sample_id, scope=scope)
+        c = sample["conversation"]
+        sessions = sorted(
+            (int(m.group(1)), v)
+            for k, v in c.items()
+            if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(v, list)
+        )
+        for n, turns in sessions:
+            when = parse_session_date(c.get(f"session_{n}_date_time"))
+            for t in turns:
+                conv.turns.append(Turn(t["dia_id"], t["speaker"], t["text"], n, when))
+        for q in sample.get("qa", []):
+            cat = int(q.get("category", 0))
+            evidence = parse_evidence(q.get("evidence", []))
+            if cat in CATEGORIES and evidence:
+                conv.questions.append(Question(q["question"], cat, evidence))
+            elif cat in CATEGORIES:
+                conv.skipped += 1
+        convs.append(conv)
+    return convs
+
+
+def title_for(turn: Turn, style: str) -> str:
+    date = f"{turn.when.day} {turn.when:%B %Y}" if turn.when else f"session {turn.session}"
+    if style == "speaker-date":
+        return f"{turn.speaker}, {date} ({turn.dia_id})"
+    if style == "speaker":
+        return f"{turn.speaker} ({turn.dia_id})"
+    if style == "dia":
+        return turn.dia_id
+    raise ValueError(f"unknown title style {style!r}")
+
+
+# -- indexing ----------------------------------------------------------------------------------
+
+
+def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[str, str], dict]:
+    """Store every turn and embed it; return (block id -> dia_id, timings)."""
+    by_id: dict[str, str] = {}
+    started = time.perf_counter()
+    for conv in convs:
+        who = principal(conv.scope)
+        for turn in conv.turns:
+            res = blocks.store(
+                app,
+                who,
+                StoreRequest(
+                    title=title_for(turn, title_style),
+                    content=f"{turn.speaker}: {turn.text}",
+                    category="conversation",
+                    occurred_at=turn.when,
+                    metadata={"dia_id": turn.dia_id, "session": turn.session},
+                ),
+            )
+            by_id[res["id"]] = turn.dia_id
+    stored = time.perf_counter()
+    progress(f"stored {len(by_id)} blocks in {stored - started:.1f}s; embedding ...")
+    run_embed_jobs(app)
+    embedded = time.perf_counter()
+    run_temporal_jobs(app)  # content times, date tokens and mass factors for the temporal stage
+    with app.connection() as conn:
+        # Steady-state statistics (autovacuum would do this soon); ctx_rrf reads them.
+        conn.execute("ANALYZE context_blocks")
+    n = len(by_id)
+    timings = {
+        "blocks": n,
+        "store_s": round(stored - started, 2),
+        "embed_s": round(embedded - stored, 2),
+        "total_s": round(embedded - started, 2),
+        "store_blocks_per_s": round(n / max(stored - started, 1e-9), 1),
+        "embed_blocks_per_s": round(n / max(embedded - stored, 1e-9), 1),
+        "blocks_per_s": round(n / max(embedded - started, 1e-9), 1),
+    }
+    return by_id, timings
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+
+def first_hit(ranked_dia: list[str], evidence: set[str]) -> int | None:
+    for rank, dia in enumerate(ranked_dia, start=1):
+        if dia in evidence:
+            return rank
+    return None
+
+
+def summarise(hits: list[tuple[int, int | None]]) -> dict[str, Any]:
+    """hits: (category, rank of the first evidence turn or None) per question."""
+
+    def figures(ranks: list[int | None]) -> dict[str, float | int]:
+        n = len(ranks)
+        out: dict[str, float | int] = {"n": n}
+        for k in KS:
+            out[f"r@{k}"] = round(sum(1 for r in ranks if r is not None and r <= k) / n, 3)
+        out["mrr"] = round(sum(1.0 / r for r in ranks if r is not None) / n, 3)
+        return out
+
+    by_cat: dict[int, list[int | None]] = defaultdict(list)
+    for cat, rank in hits:
+        by_cat[cat].append(rank)
+    return {
+        "overall": figures([r for _, r in hits]),
+        "by_category": {str(c): figures(by_cat[c]) for c in sorted(by_cat)},
+    }
+
+
+# -- the main modes: retrieval.candidates, as /api/query ranks ------------------------------
+
+
+def ask_all(
+    app: App,
+    convs: list[Conversation],
+    by_id: dict[str, str],
+    weights: list[float] | None,
+) -> tuple[list[tuple[int, int | None]], list[float], list[float]]:
+    hits: list[tuple[int, int | None]] = []
+    times: list[float] = []
+    best_scores: list[float] = []
+    for conv in convs:
+        for q in conv.questions:
+            warnings: list[str] = []
+            t0 = time.perf_counter()
+            rows = retrieval.candidates(
+                app,
+                QueryRequest(query=q.text, scopes=[conv.scope]),
+                [conv.scope],
+                warnings,
+                channel_weights=weights,
+            )
+            times.append(time.perf_counter() - t0)
+            if warnings:
+                raise RuntimeError(f"query {q.text!r}: {warnings}")
+            ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
+            hits.append((q.category, first_hit(ranked, q.evidence)))
+            best_scores.append(float(rows[0]["score"]) if rows else 0.0)
+    return hits, times, best_scores
+
+
+def ask_all_temporal(
+    app: App, convs: list[Conversation], by_id: dict[str, str], *, gravity: bool
+) -> tuple[list[tuple[int, int | None]], int]:
+    """Hybrid ranking with the temporal stage of /api/query: the question's resolved dates feed
+    the date channel and, with ``gravity``, linear and cyclic gravity re-rank the candidates.
+
+    "Now" is the date of the conversation's last session: LoCoMo questions are asked after it.
+    Returns the hits and how many questions resolved to a date.
+    """
+    hits: list[tuple[int, int | None]] = []
+    matched = 0
+    for conv in convs:
+        dates = [t.when for t in conv.turns if t.when is not None]
+        now = max(dates).date() if dates else None
+        for q in conv.questions:
+            parsed = app.temporal_parser.parse(q.text, now=now)
+            matched += int(parsed.matched)
+            rows = retrieval.candidates(
+                app,
+                QueryRequest(query=q.text, scopes=[conv.scope]),
+                [conv.scope],
+                [],
+                date_query=date_query(parsed),
+            )
+            if gravity and parsed.matched:
+                rows = apply_gravity(app, rows, parsed)
+            ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
+            hits.append((q.category, first_hit(ranked, q.evidence)))
+    return hits, matched
+
+
+def api_view(app: App, convs: list[Conversation], by_id: dict[str, str]) -> dict[str, Any]:
+    """What ``retrieval.query`` (the /api/query handler) returns: thresholds, confidence, limit."""
+    labels: Counter[str] = Counter()
+    found = {5: 0, 10: 0}
+    returned: list[int] = []
+    n = 0
+    for conv in convs:
+        who = principal(conv.scope)
+        for q in conv.questions:
+            n += 1
+            for limit in (5, 10):
+                res = retrieval.query(app, who, QueryRequest(query=q.text, limit=limit))
+                ranked = [by_id.get(s["id"], "") for s in res["sources"]]
+                if first_hit(ranked, q.evidence) is not None:
+                    found[limit] += 1
+                if limit == 10:
+                    labels[res["confidence"]] += 1
+                    returned.append(len(res["sources"]))
+    return {
+        "recall@5_limit5": round(found[5] / n, 3),
+        "recall@10_limit10": round(found[10] / n, 3),
+        "confidence": {k: round(v / n, 3) for k, v in sorted(labels.items())},
+        "mean_sources_limit10": round(float(np.mean(returned)), 2),
+    }
+
+
+# -- benchmark-local variants (nothing here changes ctx) --------------------------------------
+
+
+def install_rrf_copy(app: App, name: str, normalization: int) -> None:
+    """A copy of ctx_rrf under ``name`` whose FTS channels use ts_rank_cd(..., normalization)."""
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT pg_get_functiondef(p.oid) AS d FROM pg_proc p WHERE p.proname = 'ctx_rrf'"
+        ).fetchone()
+        assert row is not None
+        src: str = row["d"]
+        new = re.sub(r"FUNCTION (public\.)?ctx_rrf\(", f"FUNCTION {name}(", src, count=1)
+        # ts_rank_cd(b.ts_en, <query>) -> ts_rank_cd(b.ts_en, <query>, normalization)
+        new, n = re.subn(
+            r"ts_rank_cd\((b\.ts_(?:en|de)), ([^(),]+)\)",
+            rf"ts_rank_cd(\1, \2, {normalization})",
+            new,
+        )
+        if n != 2:
+            raise RuntimeError(f"ctx_rrf changed: {n} ts_rank_cd calls on ts_en/ts_de, expected 2")
+        conn.execute(new)
+
+
+def score_fusion(rows: list[dict[str, Any]], weights: list[float]) -> list[dict[str, Any]]:
+    """Weighted sum of per-channel min-max-normalised scores (missing channel score: 0)."""
+    cols = ("dense_sim", "en_score", "de_score", "trgm_sim")
+    fused: dict[str, float] = defaultdict(float)
+    for w, col in zip(weights, cols, strict=True):
+        vals = [float(r[col]) for r in rows if r[col] is not None]
+        if w == 0 or not vals:
+            continue
+        lo, hi = min(vals), max(vals)
+        span = hi - lo
+        for r in rows:
+            if r[col] is not None:
+                fused[str(r["block_id"])] += w * ((float(r[col]) - lo) / span if span else 1.0)
+    order = sorted(fused, key=lambda b: -fused[b])
+    return [{"block_id": b} for b in order]
+
+
+def variants(app: App) -> list[tuple[str, str, list[float], int, str]]:
+    """(name, function, weights, rrf_k, kind) of the experiments run with --variants."""
+    w = retrieval.weights(app)
+    k = int(app.settings["query.rrf_k"])
+    no_trgm = [w[0], w[1], w[2], 0.0]
+    out: list[tuple[str, str, list[float], int, str]] = [
+        (f"rrf default w, k={k}, no trigram", "ctx_rrf", no_trgm, k, "rrf"),
+        (f"rrf w=.30/.45/.25/0, k={k}", "ctx_rrf", [0.30, 0.45, 0.25, 0.0], k, "rrf"),
+        ("rrf default w, k=60", "ctx_rrf", w, 60, "rrf"),
+        ("rrf default w, k=20", "ctx_rrf", w, 20, "rrf"),
+        ("rrf default w, k=5", "ctx_rrf", w, 5, "rrf"),
+        ("fts only, ts_rank_cd norm 1", "bench_rrf_norm1", [0.0, w[1], w[2], 0.0], k, "rrf"),
+        (f"hybrid default w, k={k}, ts_rank_cd norm 1", "bench_rrf_norm1", w, k, "rrf"),
+    ]
+    for sw in ([0.5, 0.5, 0.0, 0.0], [0.5, 0.3, 0.2, 0.0], [0.4, 0.3, 0.2, 0.1]):
+        label = "/".join(f"{x:g}" for x in sw)
+        out.append((f"min-max score sum w={label}", "ctx_rrf", sw, k, "sum"))
+    return out
+
+
+def run_variants(
+    app: App,
+    convs: list[Conversation],
+    by_id: dict[str, str],
+    vectors: dict[str, str],
+) -> dict[str, dict[str, Any]]:
+    with app.connection() as conn:
+        gen = active_generation(conn)
+    assert gen is not None
+    install_rrf_copy(app, "bench_rrf_norm1", 1)
+    results: dict[str, dict[str, Any]] = {}
+    for name, fn, w, k, kind in variants(app):
+        hits: list[tuple[int, int | None]] = []
+        for conv in convs:
+            for q in conv.questions:
+                with app.connection() as conn:
+                    rows = call_rrf(
+                        conn,
+                        app,
+                        fn,
+                        q.text,
+                        vectors.get(q.text),
+                        gen,
+                        [conv.scope],
+                        w,
+                        k,
+                        200 if kind == "rrf" else 1000,
+                    )
+                if kind == "sum":
+                    rows = score_fusion(rows, w)
+                ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
+                hits.append((q.category, first_hit(ranked, q.evidence)))
+        results[name] = summarise(hits)
+        o = results[name]["overall"]
+        progress(f"variant {name}: R@10 {o['r@10']} MRR {o['mrr']}")
+    return results
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--mode", choices=[*FIXED_MODES, "all"], default="hybrid")
+    ap.add_argument("--embedder", choices=["e5", "minilm"], default=None)
+    ap.add_argument("--title", choices=["speaker-date", "speaker", "dia"], default="speaker-date")
+    ap.add_argument("--database-url", default=None, help="default: a temporary embedded cluster")
+    ap.add_argument("--variants", action="store_true", help="also run the local experiments")
+    ap.add_argument("--api", action="store_true", help="also score retrieval.query's output")
+    ap.add_argument(
+        "--temporal",
+        action="store_true",
+        help="also compare hybrid without and with the temporal stage (date channel, gravity)",
+    )
+    ap.add_argument("--limit-conversations", type=int, default=0, help="0: all (smoke tests)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    convs = load(args.data)
+    if args.limit_conversations:
+        convs = convs[: args.limit_conversations]
+    n_questions = sum(len(c.questions) for c in convs)
+    no_evidence = sum(c.skipped for c in convs)
+    env = bench_environ({"CTX_EMBED_PROVIDER": args.embedder} if args.embedder else {})
+    modes = list(FIXED_MODES) if args.mode == "all" else [args.mode]
+    report: dict[str, Any] = {
+        "data": str(args.data),
+        "conversations": len(convs),
+        "questions": n_questions,
+        "questions_without_valid_evidence": no_evidence,
+        "title": args.title,
+        "settings_env": ctx_env_summary(env),
+        "match": "any evidence turn in the top k",
+    }
+    with bench_app(args.database_url, env) as app:
+        with app.connection() as conn:
+            gen = active_generation(conn)
+        if gen is None:
+            raise SystemExit("no embedding generation (embedder unavailable?)")
+        if args.embedder and gen["provider"] != args.embedder:
+            raise SystemExit(
+                f"the database's active generation uses {gen['provider']!r}, not "
+                f"{args.embedder!r}; run without --database-url"
+            )
+        scopes = [c.scope for c in convs]
+        with app.connection() as conn:
+            taken = conn.execute(
+                "SELECT count(*) AS n FROM context_blocks WHERE scope = ANY(%s)", (scopes,)
+            ).fetchone()
+        if taken and taken["n"]:
+            raise SystemExit(f"scopes {scopes} already hold blocks; use a fresh database")
+        report["embedder"] = {"provider": gen["provider"], "model": gen["model"]}
+        report["weights_hybrid"] = retrieval.weights(app)
+        try:
+            by_id, report["index"] = index(app, convs, args.title)
+            # Query vectors once per question (timed), then reused by every mode.
+            real = app.embedders.for_generation(gen)
+            real.embed_query("warm-up")
+            qvecs: dict[str, Any] = {}
+            embed_times: list[float] = []
+            for conv in convs:
+                for q in conv.questions:
+                    if q.text not in qvecs:
+                        t0 = time.perf_counter()
+                        qvecs[q.text] = real.embed_query(q.text)
+                        embed_times.append(time.perf_counter() - t0)
+            report["query_embedding_ms"] = timing_ms(embed_times)
+            use_embedder(
+                app,
+                FixedQueryEmbedder(
+                    real.name, real.model, real.dimensions, qvecs, fallback=real.embed_query
+                ),
+            )
+            report["modes"] = {}
+            for mode in modes:
+                w = FIXED_MODES[mode]
+                hits, times, best = ask_all(app, convs, by_id, w)
+                res = summarise(hits)
+                res["weights"] = w or retrieval.weights(app)
+                res["query_ms"] = timing_ms(times)
+                res["best_score_median"] = round(float(np.median(best)), 5)
+                report["modes"][mode] = res
+                o = res["overall"]
+                progress(f"{mode}: R@1 {o['r@1']} R@5 {o['r@5']} R@10 {o['r@10']} MRR {o['mrr']}")
+            if args.temporal:
+                without = summarise(ask_all(app, convs, by_id, None)[0])
+                with_dates, matched = ask_all_temporal(app, convs, by_id, gravity=False)
+                with_gravity, _ = ask_all_temporal(app, convs, by_id, gravity=True)
+                report["temporal"] = {
+                    "questions_with_a_resolved_time": matched,
+                    "without": without,
+                    "date_channel": summarise(with_dates),
+                    "date_channel_and_gravity": summarise(with_gravity),
+                }
+                progress(f"temporal: {matched} questions resolved to a time")
+            if args.api:
+                report["api"] = api_view(app, convs, by_id)
+            if args.variants:
+                lit = {t: vector_literal(v) for t, v in qvecs.items()}
+                report["variants"] = run_variants(app, convs, by_id, lit)
+        finally:
+            if args.database_url:
+                with app.connection() as conn:
+                    conn.execute("DELETE FROM context_blocks WHERE scope = ANY(%s)", (scopes,))
+                    conn.execute("DROP FUNCTION IF EXISTS bench_rrf_norm1")
+    print_report(report)
+    if args.json:
+        print(json.dumps(report, separators=(",", ":")))
+
+
+def print_report(r: dict[str, Any]) -> None:
+    ix = r["index"]
+    print(
+        f"LoCoMo retrieval: {r['data']} ({r['conversations']} conversations, {ix['blocks']} turns, "
+        f"{r['questions']} questions of categories 1-4 scored, "
+        f"{r['questions_without_valid_evidence']} skipped for lack of a valid evidence id); "
+        f"embedder {r['embedder']['provider']} "
+        f"({r['embedder']['model']}); titles {r['title']}; {r['settings_env']}"
+    )
+    print(
+        f"indexing: {ix['blocks_per_s']} blocks/s overall (store {ix['store_blocks_per_s']}/s, "
+        f"embed {ix['embed_blocks_per_s']}/s, {ix['total_s']} s); query embedding "
+        f"{r['query_embedding_ms']['mean']} ms mean, {r['query_embedding_ms']['p95']} ms p95\n"
+    )
+    rows = []
+    for mode, res in r["modes"].items():
+        for key, fig in [("all", res["overall"]), *res["by_category"].items()]:
+            label = key if key == "all" else f"{key} {CATEGORIES[int(key)]}"
+            rows.append(
+                [mode, label, fig["n"], fig["r@1"], fig["r@5"], fig["r@10"], fig["mrr"]]
+                + ([res["query_ms"]["mean"], res["query_ms"]["p95"]] if key == "all" else ["", ""])
+            )
+    print(table(["mode", "category", "n", "R@1", "R@5", "R@10", "MRR", "ms mean", "ms p95"], rows))
+    if "temporal" in r:
+        t = r["temporal"]
+        print(
+            f"\ntemporal stage (hybrid; {t['questions_with_a_resolved_time']} questions resolved "
+            "to a time; now = the conversation's last session):"
+        )
+        trows = []
+        for key in ["all", *sorted(t["without"]["by_category"])]:
+            label = key if key == "all" else f"{key} {CATEGORIES[int(key)]}"
+
+            def fig(run: dict[str, Any], key: str = key) -> dict[str, Any]:
+                return dict(run["overall"] if key == "all" else run["by_category"][key])
+
+            base, dates, grav = (
+                fig(t["without"]),
+                fig(t["date_channel"]),
+                fig(t["date_channel_and_gravity"]),
+            )
+            trows.append(
+                [
+                    label,
+                    base["r@10"],
+                    dates["r@10"],
+                    grav["r@10"],
+                    round(grav["r@10"] - base["r@10"], 3),
+                    base["mrr"],
+                    grav["mrr"],
+                ]
+            )
+        print(
+            table(
+                [
+                    "category",
+                    "R@10 without",
+                    "R@10 + dates",
+                    "R@10 + dates + gravity",
+                    "delta R@10",
+                    "MRR without",
+                    "MRR with",
+                ],
+                trows,
+            )
+        )
+    if "api" in r:
+        print(f"\nretrieval.query (hybrid, after thresholds): {json.dumps(r['api'])}")
+    if "variants" in r:
+        vrows = [
+            [
+                name,
+                v["overall"]["r@1"],
+                v["overall"]["r@5"],
+                v["overall"]["r@10"],
+                v["overall"]["mrr"],
+            ]
+            for name, v in r["variants"].items()
+        ]
+        print("\nvariants (benchmark-local):")
+        print(table(["variant", "R@1", "R@5", "R@10", "MRR"], vrows))
+
+
+if __name__ == "__main__":
+    main()
