@@ -104,7 +104,7 @@ RETRIEVAL_SETTINGS = [
     Setting(
         "query.fts_cutoff_min_blocks",
         int,
-        20000,
+        5000,
         "Stores smaller than this keep every word in full-text queries (ranking them is cheap "
         "there, and the common-word cutoff costs some precision).",
         minimum=0,

@@ -121,7 +121,7 @@ CREATE OR REPLACE FUNCTION ctx_rrf(
     p_result_limit    integer DEFAULT 200,
     p_date_query      text    DEFAULT NULL,  -- 'd20260323 | m202603' or NULL: no date channel
     p_common_cutoff   real    DEFAULT 0.05,
-    p_cutoff_min_blocks real  DEFAULT 20000
+    p_cutoff_min_blocks real  DEFAULT 5000
 ) RETURNS TABLE (
     block_id    uuid,
     score       double precision,
@@ -141,6 +141,7 @@ DECLARE
     q_en       tsquery;
     q_de       tsquery;
     q_dates    tsquery;
+    content_words text;
     w          real[] := p_weights || ARRAY[0, 0, 0, 0, 0]::real[];
     filters    constant text :=
         'b.scope = ANY($3) AND NOT b.is_archived AND NOT (b.block_type = ANY($6)) '
@@ -153,13 +154,15 @@ BEGIN
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
+    -- The query without English stopwords: the German channel would otherwise match German
+    -- text through "we", "do", "how", and the title channel would compare every title that
+    -- shares a trigram with "the".
+    content_words := (SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
+                       WHERE lexemes IS NOT NULL AND lexemes <> '{}');
     q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query(
                 'english', p_query, 'ts_en', p_common_cutoff, p_cutoff_min_blocks) END;
-    -- English stopwords go first, or "we", "do", "how" would match German text.
-    q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query('german', (
-                SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
-                 WHERE lexemes IS NOT NULL AND lexemes <> '{}'), 'ts_de', p_common_cutoff,
-                p_cutoff_min_blocks) END;
+    q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query(
+                'german', content_words, 'ts_de', p_common_cutoff, p_cutoff_min_blocks) END;
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 
@@ -194,9 +197,9 @@ BEGIN
         ),
         trgm AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, similarity(b.title, $1)::real AS s
+                SELECT b.id, similarity(b.title, $17)::real AS s
                   FROM context_blocks b
-                 WHERE $12[4] > 0 AND b.title %% $1 AND %2$s
+                 WHERE $12[4] > 0 AND b.title %% $17 AND %2$s
                  ORDER BY 2 DESC
                  LIMIT $11) x
         ),
@@ -236,7 +239,7 @@ BEGIN
     $q$, dense_sql, filters)
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limits[1], coalesce(p_exclude_ids, '{}'), p_limits[2], p_limits[3], p_limits[4], w,
-          p_k::double precision, p_result_limit, q_en, q_de, p_trgm_threshold, q_dates,
+          p_k::double precision, p_result_limit, q_en, q_de, content_words, q_dates,
           p_limits[5];
 END $$;
 
