@@ -24,6 +24,14 @@ def _clean_text(value: str, what: str) -> str:
     return value
 
 
+def _required(value: str, what: str) -> str:
+    """Stripped, NUL-free and not empty."""
+    value = _clean_text(value, what).strip()
+    if not value:
+        raise ValueError(f"{what} must not be empty")
+    return value
+
+
 class StoreRequest(Strict):
     title: str = Field(min_length=1, max_length=500)
     content: str = Field(max_length=900_000)
@@ -41,9 +49,7 @@ class StoreRequest(Strict):
     @field_validator("title")
     @classmethod
     def _title(cls, v: str) -> str:
-        v = _clean_text(v, "title").strip()
-        if not v:
-            raise ValueError("title must not be empty")
+        v = _required(v, "title")
         if "\n" in v or "\r" in v:
             raise ValueError("title must be one line")
         return v
@@ -56,10 +62,7 @@ class StoreRequest(Strict):
     @field_validator("category")
     @classmethod
     def _category(cls, v: str) -> str:
-        v = _clean_text(v, "category").strip()
-        if not v:
-            raise ValueError("category must not be empty")
-        return v
+        return _required(v, "category")
 
     @field_validator("tags")
     @classmethod
@@ -93,10 +96,7 @@ class SearchRequest(Strict):
     @field_validator("query")
     @classmethod
     def _query(cls, v: str) -> str:
-        v = _clean_text(v, "query").strip()
-        if not v:
-            raise ValueError("query must not be empty")
-        return v
+        return _required(v, "query")
 
 
 class SearchHit(SQLModel):
@@ -158,10 +158,7 @@ class QueryRequest(Strict):
     @field_validator("query")
     @classmethod
     def _query(cls, v: str) -> str:
-        v = _clean_text(v, "query").strip()
-        if not v:
-            raise ValueError("query must not be empty")
-        return v
+        return _required(v, "query")
 
     @field_validator("exclude_ids")
     @classmethod

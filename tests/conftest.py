@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -23,6 +24,10 @@ from ctx.core import auth
 from ctx.core.app import App
 
 TEMPLATE = "ctx_test_template"
+
+# Shared test peers (a loopback OpenAI-compatible server, ...) live in tests/support; tests/ is
+# not a package, so their folder goes on the path: `import openai_server` in any test.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 
 def _with_db(url: str, name: str) -> str:

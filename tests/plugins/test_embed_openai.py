@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import socket
-import sys
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
+import openai_server
 import pluggy
 import pytest
 
@@ -20,21 +17,6 @@ from ctx.core.embed import create_embedder, l2_normalize
 from ctx.core.errors import ConfigError, EmbeddingError
 from ctx.plugins.embed_openai import OpenAIEmbedder
 
-
-def _load_support(name: str) -> ModuleType:
-    """Import tests/support/<name>.py by path (tests/ is not a package)."""
-    module_name = f"ctx_tests_support_{name}"
-    if module_name not in sys.modules:
-        path = Path(__file__).resolve().parents[1] / "support" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module  # dataclasses look their module up here
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
-
-
-openai_server = _load_support("openai_server")
 NATIVE = 64
 
 

@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+import openai_server
 import pytest
 
 from ctx.core import indexing
 from ctx.core.app import App, set_setting
-
-
-def _load_support(name: str) -> ModuleType:
-    """Import tests/support/<name>.py by path (tests/ is not a package)."""
-    module_name = f"ctx_tests_support_{name}"
-    if module_name not in sys.modules:
-        path = Path(__file__).resolve().parents[1] / "support" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module  # dataclasses look their module up here
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
-
-
-openai_server = _load_support("openai_server")
 
 
 @pytest.fixture(scope="module")
