@@ -9,9 +9,7 @@ per query:
 * fusion: ``retrieval.candidates`` with the settings' weights (``ctx_rrf``, four channels);
 * dense-only: ``retrieval.candidates`` with weights [1, 0, 0, 0];
 * raw HNSW: ``ORDER BY embedding <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
-* fts: ``retrieval.candidates`` with weights [0, 0.25, 0.20, 0];
-* inline_* (unless ``--no-inline``): ``bench_rrf_inline``, a benchmark-local fusion without a
-  shared candidate set, per channel (a diagnostic written against the first ctx_rrf).
+* fts: ``retrieval.candidates`` with weights [0, 0.25, 0.20, 0].
 
 Query texts are 2-6 vocabulary words drawn by frequency; query vectors are fixed random unit
 vectors served by a stub embedder, so the timings are database time plus ctx's query plumbing, no
@@ -285,111 +283,6 @@ def bulk_load(app: App, corpus: Corpus, n: int, gen: dict[str, Any]) -> dict[str
     return {k: round(v, 2) for k, v in t.items()}
 
 
-# -- a benchmark-local alternative to ctx_rrf (not part of ctx) ------------------------------
-
-# Same channels, weights and RRF formula as ctx_rrf, but without the MATERIALIZED "eligible" CTE:
-# every channel queries context_blocks with the filters inline, so the planner can use the GIN
-# (ts_en, ts_de, title trigram) and HNSW indexes, and a channel whose weight is 0 is not run.
-# Only the scope/archive/type-policy filters are kept: enough for timing, not a drop-in.
-INLINE_RRF = """
-CREATE OR REPLACE FUNCTION bench_rrf_inline(
-    p_query text, p_embedding text, p_generation integer, p_dims integer, p_scopes text[],
-    p_weights real[], p_k integer, p_limits integer[], p_trgm_threshold real,
-    p_result_limit integer
-) RETURNS TABLE (block_id uuid, score double precision)
-LANGUAGE plpgsql VOLATILE AS $fn$
-BEGIN
-    PERFORM set_config('pg_trgm.similarity_threshold', p_trgm_threshold::text, true);
-    PERFORM set_config('hnsw.ef_search', greatest(40, p_limits[1] * 2)::text, true);
-    PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
-    RETURN QUERY EXECUTE format($q$
-        WITH q AS (
-            SELECT replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery AS en,
-                   replace(plainto_tsquery('german', $1)::text, '&', '|')::tsquery AS de
-        ),
-        ok AS (SELECT name FROM context_block_types WHERE retrieval_policy <> 'excluded'),
-        dense AS (
-            SELECT id, row_number() OVER (ORDER BY dist) AS rnk FROM (
-                SELECT e.block_id AS id, e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s) AS dist
-                  FROM context_block_embeddings e JOIN context_blocks b ON b.id = e.block_id
-                 WHERE e.generation = %2$s AND $2 IS NOT NULL AND $6[1] > 0
-                   AND b.scope = ANY($3) AND NOT b.is_archived
-                   AND b.block_type IN (SELECT name FROM ok)
-                 ORDER BY e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)
-                 LIMIT $8[1]) d
-        ),
-        en AS (
-            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_en, q.en) AS s FROM context_blocks b, q
-                 WHERE $6[2] > 0 AND b.ts_en @@ q.en AND b.scope = ANY($3) AND NOT b.is_archived
-                   AND b.block_type IN (SELECT name FROM ok)
-                 ORDER BY 2 DESC LIMIT $8[2]) x
-        ),
-        de AS (
-            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_de, q.de) AS s FROM context_blocks b, q
-                 WHERE $6[3] > 0 AND b.ts_de @@ q.de AND b.scope = ANY($3) AND NOT b.is_archived
-                   AND b.block_type IN (SELECT name FROM ok)
-                 ORDER BY 2 DESC LIMIT $8[3]) x
-        ),
-        trgm AS (
-            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, similarity(b.title, $1) AS s FROM context_blocks b
-                 WHERE $6[4] > 0 AND b.title %% $1 AND b.scope = ANY($3) AND NOT b.is_archived
-                   AND b.block_type IN (SELECT name FROM ok)
-                 ORDER BY 2 DESC LIMIT $8[4]) x
-        )
-        SELECT coalesce(dense.id, en.id, de.id, trgm.id),
-               (coalesce($6[1] / ($7 + dense.rnk), 0) + coalesce($6[2] / ($7 + en.rnk), 0)
-              + coalesce($6[3] / ($7 + de.rnk), 0) + coalesce($6[4] / ($7 + trgm.rnk), 0)
-               )::double precision
-          FROM dense
-          FULL OUTER JOIN en ON en.id = dense.id
-          FULL OUTER JOIN de ON de.id = coalesce(dense.id, en.id)
-          FULL OUTER JOIN trgm ON trgm.id = coalesce(dense.id, en.id, de.id)
-         ORDER BY 2 DESC, 1 LIMIT $9
-    $q$, p_dims, p_generation)
-    USING p_query, p_embedding, p_scopes, NULL::text, NULL::text, p_weights,
-          p_k::double precision, p_limits, p_result_limit;
-END $fn$;
-"""
-
-INLINE_KINDS: dict[str, list[float]] = {
-    "inline_fusion": [0.45, 0.25, 0.20, 0.10],
-    "inline_dense": [1.0, 0.0, 0.0, 0.0],
-    "inline_fts_en": [0.0, 1.0, 0.0, 0.0],
-    "inline_fts_de": [0.0, 0.0, 1.0, 0.0],
-    "inline_trigram": [0.0, 0.0, 0.0, 1.0],
-}
-
-
-def inline_rrf(app: App, gen: dict[str, Any], query: str, vec: str, w: list[float]) -> list[Any]:
-    s = app.settings
-    limits = [
-        int(s["query.limit_dense"]),
-        int(s["query.limit_fts"]),
-        int(s["query.limit_fts"]),
-        int(s["query.limit_trigram"]),
-    ]
-    with app.connection() as conn:
-        return conn.execute(
-            "SELECT * FROM bench_rrf_inline(%s, %s, %s, %s, %s, %s::real[], %s, %s::int[], "
-            "%s::real, %s)",
-            (
-                query,
-                vec,
-                gen["id"],
-                gen["dimensions"],
-                [SCOPE],
-                w,
-                int(s["query.rrf_k"]),
-                limits,
-                float(s["query.trigram_threshold"]),
-                int(s["query.candidates"]),
-            ),
-        ).fetchall()
-
-
 # -- queries -----------------------------------------------------------------------------------
 
 
@@ -435,9 +328,7 @@ def explain_fusion(app: App, gen: dict[str, Any], query: str, vec: str) -> list[
     return lines
 
 
-def time_queries(
-    app: App, gen: dict[str, Any], corpus: Corpus, n: int, inline: bool
-) -> dict[str, Any]:
+def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[str, Any]:
     queries = []
     vectors: dict[str, Any] = {}
     warmup = max(5, min(20, n // 5))
@@ -450,10 +341,7 @@ def time_queries(
         queries.append(q)
     use_embedder(app, FixedQueryEmbedder("fixed", "random", int(gen["dimensions"]), vectors))
     limit_dense = int(app.settings["query.limit_dense"])
-    kinds = ("fusion", "dense", "raw_hnsw", "fts", *(INLINE_KINDS if inline else ()))
-    if inline:
-        with app.connection() as conn:
-            conn.execute(INLINE_RRF)
+    kinds = ("fusion", "dense", "raw_hnsw", "fts")
     times: dict[str, list[float]] = {k: [] for k in kinds}
     counts: dict[str, list[int]] = {k: [] for k in kinds}
     for i, q in enumerate(queries):
@@ -462,8 +350,6 @@ def time_queries(
             t0 = time.perf_counter()
             if kind == "raw_hnsw":
                 rows = raw_dense(app, gen, vector_literal(vectors[q]), limit_dense)
-            elif kind in INLINE_KINDS:
-                rows = inline_rrf(app, gen, q, vector_literal(vectors[q]), INLINE_KINDS[kind])
             else:
                 w = {"fusion": None, "dense": [1.0, 0.0, 0.0, 0.0], "fts": [0.0, 0.25, 0.2, 0.0]}
                 rows = retrieval.candidates(app, req, [SCOPE], [], channel_weights=w[kind])
@@ -474,10 +360,6 @@ def time_queries(
     out: dict[str, Any] = {k: timing_ms(v) for k, v in times.items()}
     for k in kinds:
         out[k]["mean_rows"] = round(float(np.mean(counts[k])), 1)
-    if inline:
-        out["ratio_p95_inline_fusion_dense"] = round(
-            out["inline_fusion"]["p95"] / out["inline_dense"]["p95"], 2
-        )
     out["ratio_p95_fusion_dense"] = round(out["fusion"]["p95"] / out["dense"]["p95"], 2)
     out["ratio_p95_fusion_raw_hnsw"] = round(out["fusion"]["p95"] / out["raw_hnsw"]["p95"], 2)
     out["sample_query"] = queries[warmup]
@@ -537,9 +419,6 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--database-url", default=None, help="default: a temporary embedded cluster")
     ap.add_argument("--explain", action="store_true", help="print the fusion query's plan")
-    ap.add_argument(
-        "--no-inline", dest="inline", action="store_false", help="skip the bench_rrf_inline timings"
-    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
@@ -563,7 +442,7 @@ def main() -> None:
             t0 = time.perf_counter()
             report["load"] = bulk_load(app, corpus, args.blocks, gen)
             report["load"]["total_s"] = round(time.perf_counter() - t0, 2)
-            report["queries"] = time_queries(app, gen, corpus, args.queries, args.inline)
+            report["queries"] = time_queries(app, gen, corpus, args.queries)
             if args.explain:
                 sample = report["queries"]["sample_query"]
                 vec = vector_literal(app.embedders.for_generation(gen).embed_query(sample))
@@ -578,7 +457,6 @@ def main() -> None:
             if args.database_url:
                 with app.connection() as conn:
                     conn.execute("DELETE FROM context_blocks WHERE scope LIKE 'bench%%'")
-                    conn.execute("DROP FUNCTION IF EXISTS bench_rrf_inline")
     print_report(report)
     if args.json:
         print(json.dumps(report, separators=(",", ":")))
@@ -600,8 +478,7 @@ def print_report(r: dict[str, Any]) -> None:
     )
     rows = [
         [k, q[k]["n"], q[k]["p50"], q[k]["p95"], q[k]["mean"], q[k]["mean_rows"]]
-        for k in ("fusion", "dense", "raw_hnsw", "fts", *INLINE_KINDS)
-        if k in q
+        for k in ("fusion", "dense", "raw_hnsw", "fts")
     ]
     print(table(["query", "n", "p50 ms", "p95 ms", "mean ms", "rows"], rows))
     fusion, ratio = q["fusion"]["p95"], q["ratio_p95_fusion_dense"]

@@ -23,11 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import time
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +34,6 @@ from _common import (
     FixedQueryEmbedder,
     bench_app,
     bench_environ,
-    call_rrf,
     ctx_env_summary,
     principal,
     progress,
@@ -45,6 +41,15 @@ from _common import (
     timing_ms,
     use_embedder,
 )
+from locomo_data import (
+    CATEGORIES,
+    Conversation,
+    first_hit,
+    load,
+    summarise,
+    title_for,
+)
+from locomo_variants import run_variants
 
 from ctx.core import blocks, retrieval
 from ctx.core.app import App
@@ -53,104 +58,12 @@ from ctx.core.schemas import QueryRequest, StoreRequest
 from ctx.core.timeline import apply_gravity, date_query, run_temporal_jobs
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
-CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 FIXED_MODES: dict[str, list[float] | None] = {
     "hybrid": None,  # the settings' weights
     "dense": [1.0, 0.0, 0.0, 0.0],
     "fts": [0.0, 0.25, 0.20, 0.0],
     "trigram": [0.0, 0.0, 0.0, 1.0],
 }
-KS = (1, 5, 10)
-EVIDENCE_RE = re.compile(r"D:?(\d+):(\d+)")
-
-
-# -- data --------------------------------------------------------------------------------------
-
-
-@dataclass
-class Turn:
-    dia_id: str
-    speaker: str
-    text: str
-    session: int
-    when: datetime | None
-
-
-@dataclass
-class Question:
-    text: str
-    category: int
-    evidence: set[str]
-
-
-@dataclass
-class Conversation:
-    sample_id: str
-    scope: str
-    turns: list[Turn] = field(default_factory=list)
-    questions: list[Question] = field(default_factory=list)
-    skipped: int = 0  # questions of categories 1-4 without a usable evidence id
-
-
-def parse_session_date(raw: str | None) -> datetime | None:
-    """'1:56 pm on 8 May, 2023' -> 2023-05-08 13:56 UTC; None when absent or unparseable."""
-    if not raw:
-        return None
-    text = " ".join(raw.replace(",", " ").split())
-    for fmt in ("%I:%M %p on %d %B %Y", "%I:%M%p on %d %B %Y", "%d %B %Y", "%B %d %Y"):
-        try:
-            return datetime.strptime(text, fmt).replace(tzinfo=UTC)
-        except ValueError:
-            continue
-    return None
-
-
-def parse_evidence(items: list[str]) -> set[str]:
-    """Normalise evidence ids: 'D8:6; D9:17' -> {D8:6, D9:17}, 'D:11:26' -> D11:26, 'D' -> none."""
-    out: set[str] = set()
-    for item in items:
-        out.update(f"D{a}:{b}" for a, b in EVIDENCE_RE.findall(str(item)))
-    return out
-
-
-def load(path: Path) -> list[Conversation]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    convs = []
-    for i, sample in enumerate(data):
-        sample_id = str(sample.get("sample_id") or f"conv-{i}")
-        scope = "locomo-" + re.sub(r"[^a-z0-9_.-]", "-", sample_id.lower())[:40]
-        conv = Conversation(sample_id=sample_id, scope=scope)
-        c = sample["conversation"]
-        sessions = sorted(
-            (int(m.group(1)), v)
-            for k, v in c.items()
-            if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(v, list)
-        )
-        for n, turns in sessions:
-            when = parse_session_date(c.get(f"session_{n}_date_time"))
-            for t in turns:
-                conv.turns.append(Turn(t["dia_id"], t["speaker"], t["text"], n, when))
-        for q in sample.get("qa", []):
-            cat = int(q.get("category", 0))
-            evidence = parse_evidence(q.get("evidence", []))
-            if cat in CATEGORIES and evidence:
-                conv.questions.append(Question(q["question"], cat, evidence))
-            elif cat in CATEGORIES:
-                conv.skipped += 1
-        convs.append(conv)
-    return convs
-
-
-def title_for(turn: Turn, style: str) -> str:
-    date = f"{turn.when.day} {turn.when:%B %Y}" if turn.when else f"session {turn.session}"
-    if style == "speaker-date":
-        return f"{turn.speaker}, {date} ({turn.dia_id})"
-    if style == "speaker":
-        return f"{turn.speaker} ({turn.dia_id})"
-    if style == "dia":
-        return turn.dia_id
-    raise ValueError(f"unknown title style {style!r}")
-
 
 # -- indexing ----------------------------------------------------------------------------------
 
@@ -193,36 +106,6 @@ def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[s
         "blocks_per_s": round(n / max(embedded - started, 1e-9), 1),
     }
     return by_id, timings
-
-
-# -- scoring -----------------------------------------------------------------------------------
-
-
-def first_hit(ranked_dia: list[str], evidence: set[str]) -> int | None:
-    for rank, dia in enumerate(ranked_dia, start=1):
-        if dia in evidence:
-            return rank
-    return None
-
-
-def summarise(hits: list[tuple[int, int | None]]) -> dict[str, Any]:
-    """hits: (category, rank of the first evidence turn or None) per question."""
-
-    def figures(ranks: list[int | None]) -> dict[str, float | int]:
-        n = len(ranks)
-        out: dict[str, float | int] = {"n": n}
-        for k in KS:
-            out[f"r@{k}"] = round(sum(1 for r in ranks if r is not None and r <= k) / n, 3)
-        out["mrr"] = round(sum(1.0 / r for r in ranks if r is not None) / n, 3)
-        return out
-
-    by_cat: dict[int, list[int | None]] = defaultdict(list)
-    for cat, rank in hits:
-        by_cat[cat].append(rank)
-    return {
-        "overall": figures([r for _, r in hits]),
-        "by_category": {str(c): figures(by_cat[c]) for c in sorted(by_cat)},
-    }
 
 
 # -- the main modes: retrieval.candidates, as /api/query ranks ------------------------------
@@ -312,104 +195,6 @@ def api_view(app: App, convs: list[Conversation], by_id: dict[str, str]) -> dict
         "confidence": {k: round(v / n, 3) for k, v in sorted(labels.items())},
         "mean_sources_limit10": round(float(np.mean(returned)), 2),
     }
-
-
-# -- benchmark-local variants (nothing here changes ctx) --------------------------------------
-
-
-def install_rrf_copy(app: App, name: str, normalization: int) -> None:
-    """A copy of ctx_rrf under ``name`` whose FTS channels use ts_rank_cd(..., normalization)."""
-    with app.connection() as conn:
-        row = conn.execute(
-            "SELECT pg_get_functiondef(p.oid) AS d FROM pg_proc p WHERE p.proname = 'ctx_rrf'"
-        ).fetchone()
-        assert row is not None
-        src: str = row["d"]
-        new = re.sub(r"FUNCTION (public\.)?ctx_rrf\(", f"FUNCTION {name}(", src, count=1)
-        # ts_rank_cd(b.ts_en, <query>) -> ts_rank_cd(b.ts_en, <query>, normalization)
-        new, n = re.subn(
-            r"ts_rank_cd\((b\.ts_(?:en|de)), ([^(),]+)\)",
-            rf"ts_rank_cd(\1, \2, {normalization})",
-            new,
-        )
-        if n != 2:
-            raise RuntimeError(f"ctx_rrf changed: {n} ts_rank_cd calls on ts_en/ts_de, expected 2")
-        conn.execute(new)
-
-
-def score_fusion(rows: list[dict[str, Any]], weights: list[float]) -> list[dict[str, Any]]:
-    """Weighted sum of per-channel min-max-normalised scores (missing channel score: 0)."""
-    cols = ("dense_sim", "en_score", "de_score", "trgm_sim")
-    fused: dict[str, float] = defaultdict(float)
-    for w, col in zip(weights, cols, strict=True):
-        vals = [float(r[col]) for r in rows if r[col] is not None]
-        if w == 0 or not vals:
-            continue
-        lo, hi = min(vals), max(vals)
-        span = hi - lo
-        for r in rows:
-            if r[col] is not None:
-                fused[str(r["block_id"])] += w * ((float(r[col]) - lo) / span if span else 1.0)
-    order = sorted(fused, key=lambda b: -fused[b])
-    return [{"block_id": b} for b in order]
-
-
-def variants(app: App) -> list[tuple[str, str, list[float], int, str]]:
-    """(name, function, weights, rrf_k, kind) of the experiments run with --variants."""
-    w = retrieval.weights(app)
-    k = int(app.settings["query.rrf_k"])
-    no_trgm = [w[0], w[1], w[2], 0.0]
-    out: list[tuple[str, str, list[float], int, str]] = [
-        (f"rrf default w, k={k}, no trigram", "ctx_rrf", no_trgm, k, "rrf"),
-        (f"rrf w=.30/.45/.25/0, k={k}", "ctx_rrf", [0.30, 0.45, 0.25, 0.0], k, "rrf"),
-        ("rrf default w, k=60", "ctx_rrf", w, 60, "rrf"),
-        ("rrf default w, k=20", "ctx_rrf", w, 20, "rrf"),
-        ("rrf default w, k=5", "ctx_rrf", w, 5, "rrf"),
-        ("fts only, ts_rank_cd norm 1", "bench_rrf_norm1", [0.0, w[1], w[2], 0.0], k, "rrf"),
-        (f"hybrid default w, k={k}, ts_rank_cd norm 1", "bench_rrf_norm1", w, k, "rrf"),
-    ]
-    for sw in ([0.5, 0.5, 0.0, 0.0], [0.5, 0.3, 0.2, 0.0], [0.4, 0.3, 0.2, 0.1]):
-        label = "/".join(f"{x:g}" for x in sw)
-        out.append((f"min-max score sum w={label}", "ctx_rrf", sw, k, "sum"))
-    return out
-
-
-def run_variants(
-    app: App,
-    convs: list[Conversation],
-    by_id: dict[str, str],
-    vectors: dict[str, str],
-) -> dict[str, dict[str, Any]]:
-    with app.connection() as conn:
-        gen = active_generation(conn)
-    assert gen is not None
-    install_rrf_copy(app, "bench_rrf_norm1", 1)
-    results: dict[str, dict[str, Any]] = {}
-    for name, fn, w, k, kind in variants(app):
-        hits: list[tuple[int, int | None]] = []
-        for conv in convs:
-            for q in conv.questions:
-                with app.connection() as conn:
-                    rows = call_rrf(
-                        conn,
-                        app,
-                        fn,
-                        q.text,
-                        vectors.get(q.text),
-                        gen,
-                        [conv.scope],
-                        w,
-                        k,
-                        200 if kind == "rrf" else 1000,
-                    )
-                if kind == "sum":
-                    rows = score_fusion(rows, w)
-                ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
-                hits.append((q.category, first_hit(ranked, q.evidence)))
-        results[name] = summarise(hits)
-        o = results[name]["overall"]
-        progress(f"variant {name}: R@10 {o['r@10']} MRR {o['mrr']}")
-    return results
 
 
 # -- main --------------------------------------------------------------------------------------
