@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ctx.core.app import App
-from ctx.core.auth import Principal
+from ctx.core import App, Principal
+from ctx.core.retrieval import Candidate, candidates_from_rows, rrf_arguments, rrf_sql
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # Environment variables that choose the database or home; a benchmark never inherits them.
@@ -80,8 +80,8 @@ def principal(home_scope: str, read: Sequence[str] = ()) -> Principal:
 class FixedQueryEmbedder:
     """Stands in for a generation's embedder: query vectors come from a table, not a model.
 
-    Lets a benchmark time the database part of ``retrieval.candidates`` (or reuse vectors computed
-    once) through the unchanged query code. Unknown queries fall back to ``fallback``.
+    Lets a benchmark time the database part of the query stages (or reuse vectors computed once)
+    through the unchanged query code. Unknown queries fall back to ``fallback``.
     """
 
     def __init__(
@@ -115,6 +115,11 @@ def use_embedder(app: App, embedder: Any) -> None:
     app.embedders.for_generation = lambda gen: embedder  # type: ignore[method-assign]
 
 
+def weights_of(dense: float, fts_en: float, fts_de: float, trigram: float) -> dict[str, float]:
+    """Channel weights by name (the date channel off: these modes ask without a parsed time)."""
+    return {"dense": dense, "fts_en": fts_en, "fts_de": fts_de, "trigram": trigram, "dates": 0.0}
+
+
 def call_rrf(
     conn: Any,
     app: App,
@@ -123,36 +128,22 @@ def call_rrf(
     embedding: str | None,
     gen: dict[str, Any],
     scopes: list[str],
-    weights: list[float],
+    weights: dict[str, float],
     k: int | None = None,
     result_limit: int | None = None,
-) -> list[dict[str, Any]]:
-    """Call ``ctx_rrf`` (or a benchmark copy named ``fn``) with the arguments candidates() uses."""
-    s = app.settings
-    limits = [
-        int(s["query.limit_dense"]),
-        int(s["query.limit_fts"]),
-        int(s["query.limit_fts"]),
-        int(s["query.limit_trigram"]),
-    ]
-    rows: list[dict[str, Any]] = conn.execute(
-        f"SELECT * FROM {fn}(%s::text, %s::text, %s::int, %s::int, %s::text[], NULL::text, "
-        "'{}'::text[], '{}'::uuid[], '{}'::text[], %s::real[], %s::int, %s::int[], %s::real, "
-        "%s::int)",
-        (
-            query,
-            embedding if weights[0] > 0 else None,
-            gen["id"],
-            gen["dimensions"],
-            scopes,
-            weights,
-            int(s["query.rrf_k"]) if k is None else k,
-            limits,
-            float(s["query.trigram_threshold"]),
-            int(s["query.candidates"]) if result_limit is None else result_limit,
-        ),
-    ).fetchall()
-    return rows
+) -> list[Candidate]:
+    """Call ``ctx_rrf`` (or a benchmark copy named ``fn``) with the arguments the query path uses."""
+    args = rrf_arguments(
+        app,
+        query=query,
+        scopes=scopes,
+        weights=weights,
+        embedding=embedding if weights["dense"] > 0 else None,
+        generation=gen,
+        k=k,
+        result_limit=result_limit,
+    )
+    return candidates_from_rows(conn.execute(rrf_sql(fn), args).fetchall())
 
 
 def percentile(values: Sequence[float], p: float) -> float:

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ctx.core.embed import Embedder, create_embedder
-from ctx.core.plugins import create_plugin_manager
+from ctx.core.embed import Embedder, create_embedder, embedder_factories
+from ctx.core.runtime import PluginHost
 
 # (English document, English paraphrase query, German query)
 CASES: list[tuple[str, str, str]] = [
@@ -239,10 +239,12 @@ def main(argv: list[str] | None = None) -> None:
     options: dict[str, Any] = dict(item.split("=", 1) for item in args.option)
     options.setdefault("batch_size", args.batch_size)
 
-    pm = create_plugin_manager(builtins=("ctx.plugins.embed_local", "ctx.plugins.embed_openai"))
+    factories = embedder_factories(PluginHost(("embed-local", "embed-openai")))
     results: dict[str, Any] = {}
     for name in [n.strip() for n in args.embedders.split(",") if n.strip()]:
-        results[name] = measure(create_embedder(pm, name, options), args.batch_size, args.repeat)
+        results[name] = measure(
+            create_embedder(factories, name, options), args.batch_size, args.repeat
+        )
 
     header = f"{'embedder':<10} {'direction':<9} {'R@1':>6} {'R@5':>6} {'MRR':>6} {'texts/s':>8}"
     print(f"{len(CASES)} documents; throughput on {len(throughput_texts())} texts, ", end="")

@@ -6,15 +6,16 @@ pseudo-words plus English function words, varied titles, 25 categories) with COP
 (generated in SQL), builds that generation's HNSW index and ANALYZEs. Then it times, interleaved
 per query:
 
-* fusion: ``retrieval.candidates`` with the settings' weights (``ctx_rrf``, four channels);
-* dense-only: ``retrieval.candidates`` with weights [1, 0, 0, 0];
+* fusion: the query stages up to ``candidates`` with the settings' weights (``ctx_rrf``, four
+  channels);
+* dense-only: the same with weights dense 1, the others 0;
 * raw HNSW: ``ORDER BY embedding <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
-* fts: ``retrieval.candidates`` with weights [0, 0.25, 0.20, 0].
+* fts: the same with weights English 0.25, German 0.20, the others 0.
 
 Query texts are 2-6 vocabulary words drawn by frequency; query vectors are fixed random unit
 vectors served by a stub embedder, so the timings are database time plus ctx's query plumbing, no
-model. Last, write throughput: ``blocks.store`` of ``--write-blocks`` blocks (no embedding), then
-``run_embed_jobs`` with the local embedder(s) on them (texts of English words, since embedding
+model. Last, write throughput: ``blocks.store_block`` of ``--write-blocks`` blocks (no embedding),
+then the embed jobs (``drain``) with the local embedder(s) on them (texts of English words, since embedding
 cost depends on the token count). ``--explain`` prints EXPLAIN ANALYZE of one fusion statement.
 
     .venv/bin/python bench/latency.py --blocks 10000
@@ -45,12 +46,12 @@ from _common import (
     table,
     timing_ms,
     use_embedder,
+    weights_of,
 )
 
-from ctx.core import blocks, retrieval
-from ctx.core.app import App
-from ctx.core.indexing import active_generation, run_embed_jobs, vector_literal
-from ctx.core.schemas import QueryRequest, StoreRequest
+from ctx.core import App, QueryRequest, StoreRequest, blocks, retrieval
+from ctx.core.embed import active_generation, vector_literal
+from ctx.core.runtime import drain
 
 SCOPE = "bench"
 TARGET_FUSION_P95_MS = 50.0
@@ -323,7 +324,9 @@ def explain_fusion(app: App, gen: dict[str, Any], query: str, vec: str) -> list[
         lines: list[str] = []
         conn.add_notice_handler(lambda d: lines.append(str(d.message_primary)[:160]))
         conn.execute(new)
-        call_rrf(conn, app, "bench_rrf_explain", query, vec, gen, [SCOPE], retrieval.weights(app))
+        call_rrf(
+            conn, app, "bench_rrf_explain", query, vec, gen, [SCOPE], retrieval.channel_weights(app)
+        )
         conn.execute("DROP FUNCTION bench_rrf_explain")
     return lines
 
@@ -344,15 +347,28 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
     kinds = ("fusion", "dense", "raw_hnsw", "fts")
     times: dict[str, list[float]] = {k: [] for k in kinds}
     counts: dict[str, list[int]] = {k: [] for k in kinds}
+    who = principal(SCOPE)
+    weights = {
+        "fusion": None,
+        "dense": weights_of(1.0, 0.0, 0.0, 0.0),
+        "fts": weights_of(0.0, 0.25, 0.2, 0.0),
+    }
     for i, q in enumerate(queries):
-        req = QueryRequest(query=q)
+        req = QueryRequest(query=q, scopes=[SCOPE])
         for kind in kinds:
             t0 = time.perf_counter()
+            rows: list[Any]
             if kind == "raw_hnsw":
                 rows = raw_dense(app, gen, vector_literal(vectors[q]), limit_dense)
             else:
-                w = {"fusion": None, "dense": [1.0, 0.0, 0.0, 0.0], "fts": [0.0, 0.25, 0.2, 0.0]}
-                rows = retrieval.candidates(app, req, [SCOPE], [], channel_weights=w[kind])
+                _, rows = retrieval.run_pipeline(
+                    app,
+                    who,
+                    req,
+                    weights=weights[kind],
+                    skip={"temporal"},
+                    stop_after="candidates",
+                )
             dt = time.perf_counter() - t0
             if i >= warmup:  # the first queries warm caches and plans
                 times[kind].append(dt)
@@ -387,10 +403,10 @@ def write_throughput(app: App, corpus: Corpus, n: int, embedder_name: str) -> di
     chars = float(np.mean([len(r.content) for r in reqs]))
     t0 = time.perf_counter()
     for r in reqs:
-        blocks.store(app, who, r)
+        blocks.store_block(app, who, r)
     store_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    done = run_embed_jobs(app, scopes=[scope])
+    done = drain(app, "embed")
     embed_s = time.perf_counter() - t0
     if done != n:
         raise RuntimeError(f"embedded {done} of {n} blocks")
@@ -437,7 +453,7 @@ def main() -> None:
         if taken and taken["n"]:
             raise SystemExit("scope 'bench*' already holds blocks; use a fresh database")
         report["generation"] = {k: gen[k] for k in ("id", "provider", "model", "dimensions")}
-        report["weights"] = retrieval.weights(app)
+        report["weights"] = retrieval.channel_weights(app)
         try:
             t0 = time.perf_counter()
             report["load"] = bulk_load(app, corpus, args.blocks, gen)

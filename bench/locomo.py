@@ -2,8 +2,9 @@
 
 Each conversation becomes one scope, each turn one block (content ``"Speaker: text"``, the session
 date as ``occurred_at``, the ``dia_id`` in metadata). Every question of categories 1-4 is asked in
-its conversation's scope through ``retrieval.candidates`` (the ranking ``/api/query`` trims) with
-the channel weights of the chosen mode; a question counts as found at k when any of its evidence
+its conversation's scope through the query stages up to ``candidates`` (the ranking
+``/api/query`` trims; the temporal stage is measured separately with ``--temporal``) with the
+channel weights of the chosen mode; a question counts as found at k when any of its evidence
 turns is among the first k candidates.
 
     .venv/bin/python bench/locomo.py --mode all --embedder e5
@@ -40,6 +41,7 @@ from _common import (
     table,
     timing_ms,
     use_embedder,
+    weights_of,
 )
 from locomo_data import (
     CATEGORIES,
@@ -51,18 +53,16 @@ from locomo_data import (
 )
 from locomo_variants import run_variants
 
-from ctx.core import blocks, retrieval
-from ctx.core.app import App
-from ctx.core.indexing import active_generation, run_embed_jobs, vector_literal
-from ctx.core.schemas import QueryRequest, StoreRequest
-from ctx.core.timeline import apply_gravity, date_query, run_temporal_jobs
+from ctx.core import App, QueryRequest, StoreRequest, blocks, retrieval
+from ctx.core.embed import active_generation, vector_literal
+from ctx.core.runtime import drain
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
-FIXED_MODES: dict[str, list[float] | None] = {
+FIXED_MODES: dict[str, dict[str, float] | None] = {
     "hybrid": None,  # the settings' weights
-    "dense": [1.0, 0.0, 0.0, 0.0],
-    "fts": [0.0, 0.25, 0.20, 0.0],
-    "trigram": [0.0, 0.0, 0.0, 1.0],
+    "dense": weights_of(1.0, 0.0, 0.0, 0.0),
+    "fts": weights_of(0.0, 0.25, 0.20, 0.0),
+    "trigram": weights_of(0.0, 0.0, 0.0, 1.0),
 }
 
 # -- indexing ----------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[s
     for conv in convs:
         who = principal(conv.scope)
         for turn in conv.turns:
-            res = blocks.store(
+            res = blocks.store_block(
                 app,
                 who,
                 StoreRequest(
@@ -89,9 +89,9 @@ def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[s
             by_id[res["id"]] = turn.dia_id
     stored = time.perf_counter()
     progress(f"stored {len(by_id)} blocks in {stored - started:.1f}s; embedding ...")
-    run_embed_jobs(app)
+    drain(app, "embed")
     embedded = time.perf_counter()
-    run_temporal_jobs(app)  # content times, date tokens and mass factors for the temporal stage
+    drain(app, "temporal")  # content times, date tokens and mass factors for the temporal stage
     with app.connection() as conn:
         # Steady-state statistics (autovacuum would do this soon); ctx_rrf reads them.
         conn.execute("ANALYZE context_blocks")
@@ -108,35 +108,36 @@ def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[s
     return by_id, timings
 
 
-# -- the main modes: retrieval.candidates, as /api/query ranks ------------------------------
+# -- the main modes: the query stages up to the fusion, as /api/query ranks -----------------
 
 
 def ask_all(
     app: App,
     convs: list[Conversation],
     by_id: dict[str, str],
-    weights: list[float] | None,
+    weights: dict[str, float] | None,
 ) -> tuple[list[tuple[int, int | None]], list[float], list[float]]:
     hits: list[tuple[int, int | None]] = []
     times: list[float] = []
     best_scores: list[float] = []
     for conv in convs:
+        who = principal(conv.scope)
         for q in conv.questions:
-            warnings: list[str] = []
             t0 = time.perf_counter()
-            rows = retrieval.candidates(
+            run, rows = retrieval.run_pipeline(
                 app,
+                who,
                 QueryRequest(query=q.text, scopes=[conv.scope]),
-                [conv.scope],
-                warnings,
-                channel_weights=weights,
+                weights=weights,
+                skip={"temporal"},
+                stop_after="candidates",
             )
             times.append(time.perf_counter() - t0)
-            if warnings:
-                raise RuntimeError(f"query {q.text!r}: {warnings}")
-            ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
+            if run.warnings:
+                raise RuntimeError(f"query {q.text!r}: {run.warnings}")
+            ranked = [by_id.get(r.block_id, "") for r in rows]
             hits.append((q.category, first_hit(ranked, q.evidence)))
-            best_scores.append(float(rows[0]["score"]) if rows else 0.0)
+            best_scores.append(rows[0].score if rows else 0.0)
     return hits, times, best_scores
 
 
@@ -152,27 +153,26 @@ def ask_all_temporal(
     hits: list[tuple[int, int | None]] = []
     matched = 0
     for conv in convs:
+        who = principal(conv.scope)
         dates = [t.when for t in conv.turns if t.when is not None]
         now = max(dates).date() if dates else None
         for q in conv.questions:
-            parsed = app.temporal_parser.parse(q.text, now=now)
-            matched += int(parsed.matched)
-            rows = retrieval.candidates(
+            run, rows = retrieval.run_pipeline(
                 app,
-                QueryRequest(query=q.text, scopes=[conv.scope]),
-                [conv.scope],
-                [],
-                date_query=date_query(parsed),
+                who,
+                QueryRequest(query=q.text, scopes=[conv.scope], now=now),
+                skip=set() if gravity else {"gravity"},
+                stop_after="gravity",
             )
-            if gravity and parsed.matched:
-                rows = apply_gravity(app, rows, parsed)
-            ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
+            matched += int(run.temporal.matched)
+            ranked = [by_id.get(r.block_id, "") for r in rows]
             hits.append((q.category, first_hit(ranked, q.evidence)))
     return hits, matched
 
 
 def api_view(app: App, convs: list[Conversation], by_id: dict[str, str]) -> dict[str, Any]:
-    """What ``retrieval.query`` (the /api/query handler) returns: thresholds, confidence, limit."""
+    """What ``retrieval.query`` (the whole query path of /api/query) returns: thresholds,
+    confidence, limit."""
     labels: Counter[str] = Counter()
     found = {5: 0, 10: 0}
     returned: list[int] = []
@@ -252,7 +252,7 @@ def main() -> None:
         if taken and taken["n"]:
             raise SystemExit(f"scopes {scopes} already hold blocks; use a fresh database")
         report["embedder"] = {"provider": gen["provider"], "model": gen["model"]}
-        report["weights_hybrid"] = retrieval.weights(app)
+        report["weights_hybrid"] = retrieval.channel_weights(app)
         try:
             by_id, report["index"] = index(app, convs, args.title)
             # Query vectors once per question (timed), then reused by every mode.
@@ -278,7 +278,7 @@ def main() -> None:
                 w = FIXED_MODES[mode]
                 hits, times, best = ask_all(app, convs, by_id, w)
                 res = summarise(hits)
-                res["weights"] = w or retrieval.weights(app)
+                res["weights"] = w or retrieval.channel_weights(app)
                 res["query_ms"] = timing_ms(times)
                 res["best_score_median"] = round(float(np.median(best)), 5)
                 report["modes"][mode] = res

@@ -8,12 +8,11 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from _common import call_rrf, progress
+from _common import call_rrf, progress, weights_of
 from locomo_data import Conversation, first_hit, summarise
 
-from ctx.core import retrieval
-from ctx.core.app import App
-from ctx.core.indexing import active_generation
+from ctx.core import App, Candidate, retrieval
+from ctx.core.embed import active_generation
 
 
 def install_rrf_copy(app: App, name: str, normalization: int) -> None:
@@ -36,40 +35,42 @@ def install_rrf_copy(app: App, name: str, normalization: int) -> None:
         conn.execute(new)
 
 
-def score_fusion(rows: list[dict[str, Any]], weights: list[float]) -> list[dict[str, Any]]:
-    """Weighted sum of per-channel min-max-normalised scores (missing channel score: 0)."""
-    cols = ("dense_sim", "en_score", "de_score", "trgm_sim")
+def score_fusion(rows: list[Candidate], weights: dict[str, float]) -> list[str]:
+    """Block ids by the weighted sum of per-channel min-max-normalised scores (missing: 0)."""
     fused: dict[str, float] = defaultdict(float)
-    for w, col in zip(weights, cols, strict=True):
-        vals = [float(r[col]) for r in rows if r[col] is not None]
+    for channel in ("dense", "fts_en", "fts_de", "trigram"):
+        w = weights[channel]
+        scored = [(r.block_id, r.channel_scores.get(channel)) for r in rows]
+        vals = [float(v) for _, v in scored if v is not None]
         if w == 0 or not vals:
             continue
         lo, hi = min(vals), max(vals)
         span = hi - lo
-        for r in rows:
-            if r[col] is not None:
-                fused[str(r["block_id"])] += w * ((float(r[col]) - lo) / span if span else 1.0)
-    order = sorted(fused, key=lambda b: -fused[b])
-    return [{"block_id": b} for b in order]
+        for block_id, v in scored:
+            if v is not None:
+                fused[block_id] += w * ((float(v) - lo) / span if span else 1.0)
+    return sorted(fused, key=lambda b: -fused[b])
 
 
-def variants(app: App) -> list[tuple[str, str, list[float], int, str]]:
+def variants(app: App) -> list[tuple[str, str, dict[str, float], int, str]]:
     """(name, function, weights, rrf_k, kind) of the experiments run with --variants."""
-    w = retrieval.weights(app)
+    d = retrieval.channel_weights(app)
+    w = weights_of(d["dense"], d["fts_en"], d["fts_de"], d["trigram"])
     k = int(app.settings["query.rrf_k"])
-    no_trgm = [w[0], w[1], w[2], 0.0]
-    out: list[tuple[str, str, list[float], int, str]] = [
+    no_trgm = {**w, "trigram": 0.0}
+    fts_only = {**w, "dense": 0.0, "trigram": 0.0}
+    out: list[tuple[str, str, dict[str, float], int, str]] = [
         (f"rrf default w, k={k}, no trigram", "ctx_rrf", no_trgm, k, "rrf"),
-        (f"rrf w=.30/.45/.25/0, k={k}", "ctx_rrf", [0.30, 0.45, 0.25, 0.0], k, "rrf"),
+        (f"rrf w=.30/.45/.25/0, k={k}", "ctx_rrf", weights_of(0.30, 0.45, 0.25, 0.0), k, "rrf"),
         ("rrf default w, k=60", "ctx_rrf", w, 60, "rrf"),
         ("rrf default w, k=20", "ctx_rrf", w, 20, "rrf"),
         ("rrf default w, k=5", "ctx_rrf", w, 5, "rrf"),
-        ("fts only, ts_rank_cd norm 1", "bench_rrf_norm1", [0.0, w[1], w[2], 0.0], k, "rrf"),
+        ("fts only, ts_rank_cd norm 1", "bench_rrf_norm1", fts_only, k, "rrf"),
         (f"hybrid default w, k={k}, ts_rank_cd norm 1", "bench_rrf_norm1", w, k, "rrf"),
     ]
-    for sw in ([0.5, 0.5, 0.0, 0.0], [0.5, 0.3, 0.2, 0.0], [0.4, 0.3, 0.2, 0.1]):
+    for sw in ((0.5, 0.5, 0.0, 0.0), (0.5, 0.3, 0.2, 0.0), (0.4, 0.3, 0.2, 0.1)):
         label = "/".join(f"{x:g}" for x in sw)
-        out.append((f"min-max score sum w={label}", "ctx_rrf", sw, k, "sum"))
+        out.append((f"min-max score sum w={label}", "ctx_rrf", weights_of(*sw), k, "sum"))
     return out
 
 
@@ -101,9 +102,8 @@ def run_variants(
                         k,
                         200 if kind == "rrf" else 1000,
                     )
-                if kind == "sum":
-                    rows = score_fusion(rows, w)
-                ranked = [by_id.get(str(r["block_id"]), "") for r in rows]
+                order = score_fusion(rows, w) if kind == "sum" else [r.block_id for r in rows]
+                ranked = [by_id.get(block_id, "") for block_id in order]
                 hits.append((q.category, first_hit(ranked, q.evidence)))
         results[name] = summarise(hits)
         o = results[name]["overall"]

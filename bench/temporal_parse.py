@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from datetime import date
 
-from ctx.core.plugins import create_plugin_manager
-from ctx.core.temporal.engine import parser_from_plugin_manager
+from ctx.core.runtime import PluginHost
+from ctx.core.temporal import parser_from_host
 from ctx.core.temporal.lexicon import _analyse, _tense, raw_tokens
 
 QUERIES = [
@@ -68,7 +68,7 @@ def main() -> None:
     parser_args = argparse.ArgumentParser(description=__doc__)
     parser_args.add_argument("--rounds", type=int, default=200)
     args = parser_args.parse_args()
-    parser = parser_from_plugin_manager(create_plugin_manager(load_entry_points=False))
+    parser = parser_from_host(PluginHost(load_entry_points=False))
     now = date(2026, 3, 25)
     matched = sum(parser.parse(q, now=now).matched for q in QUERIES)
     print(

@@ -1,4 +1,136 @@
-"""ctx mechanism core: database, migrations, settings, auth, blocks, retrieval and the plugin host.
+"""ctx's public plugin API: everything a plugin may import, from one place.
 
-Nothing here imports ``ctx.plugins``; built-in plugins are known only by module name.
+    from ctx.core import hookimpl, BlockTypeSpec, Setting, JobHandler, QueryStage, CtxError
+
+Built-in plugins import only this (and ``ctx.ui`` for HTTP routes), like third-party ones; the
+modules behind it may move. import-linter enforces it (``pyproject.toml``). Inside the core,
+modules import each other's capability packages (``ctx.core.blocks``), never this facade.
+
+The core is a set of capabilities, one package each: ``runtime`` (plugin host, database,
+migrations, settings, jobs, worker), ``access`` (keys, principals), ``blocks``, ``embed``,
+``temporal``, ``retrieval`` (the query stages), ``llm`` (backend kinds), ``tools`` (agent tools)
+and ``cli``. Nothing in ``ctx.core`` imports ``ctx.plugins`` or ``ctx.ui``.
 """
+
+from ctx.core.access import Principal
+from ctx.core.app import App
+from ctx.core.blocks import (
+    SENSITIVITIES,
+    BlockTypeSpec,
+    BlockWrite,
+    SearchRequest,
+    StoreRequest,
+    block_categories,
+    block_stats,
+    delete_block,
+    get_block,
+    list_blocks,
+    search_blocks,
+    store_block,
+)
+from ctx.core.embed import (
+    Embedder,
+    EmbedderFactory,
+    l2_normalize,
+    option_float,
+    option_int,
+    option_str,
+    quality_gate,
+    require_str,
+    truncate_matryoshka,
+)
+from ctx.core.errors import (
+    Ambiguous,
+    ConfigError,
+    CtxError,
+    DatabaseError,
+    EmbeddingError,
+    Forbidden,
+    NotFound,
+    PluginError,
+    Unauthorized,
+    ValidationError,
+)
+from ctx.core.hookspecs import PROJECT, hookimpl
+from ctx.core.llm import BackendFactory, BackendKind
+from ctx.core.retrieval import (
+    Candidate,
+    QueryRequest,
+    QueryRun,
+    QueryStage,
+    Reranker,
+    RerankerFactory,
+    by_score,
+    query,
+)
+from ctx.core.runtime import Job, JobHandler, JobOutcome, Setting, SettingCheck, enqueue
+from ctx.core.temporal import (
+    Lexicon,
+    ParseContext,
+    TemporalMatcher,
+    TemporalResult,
+    TokSpec,
+    build_matchers,
+)
+from ctx.core.tools import Tool
+
+__all__ = [
+    "PROJECT",
+    "SENSITIVITIES",
+    "Ambiguous",
+    "App",
+    "BackendFactory",
+    "BackendKind",
+    "BlockTypeSpec",
+    "BlockWrite",
+    "Candidate",
+    "ConfigError",
+    "CtxError",
+    "DatabaseError",
+    "Embedder",
+    "EmbedderFactory",
+    "EmbeddingError",
+    "Forbidden",
+    "Job",
+    "JobHandler",
+    "JobOutcome",
+    "Lexicon",
+    "NotFound",
+    "ParseContext",
+    "PluginError",
+    "Principal",
+    "QueryRequest",
+    "QueryRun",
+    "QueryStage",
+    "Reranker",
+    "RerankerFactory",
+    "SearchRequest",
+    "Setting",
+    "SettingCheck",
+    "StoreRequest",
+    "TemporalMatcher",
+    "TemporalResult",
+    "TokSpec",
+    "Tool",
+    "Unauthorized",
+    "ValidationError",
+    "block_categories",
+    "block_stats",
+    "build_matchers",
+    "by_score",
+    "delete_block",
+    "enqueue",
+    "get_block",
+    "hookimpl",
+    "l2_normalize",
+    "list_blocks",
+    "option_float",
+    "option_int",
+    "option_str",
+    "quality_gate",
+    "query",
+    "require_str",
+    "search_blocks",
+    "store_block",
+    "truncate_matryoshka",
+]

@@ -1,6 +1,8 @@
-"""The App: one object owning the plugin manager, the settings and the database.
+"""The App: one object owning the plugin host, the settings, the database and the registries.
 
 Nothing in ctx keeps module-level state; a test builds a fresh ``App`` and gets a fresh world.
+Building an ``App`` loads the plugins (a misspelled hook stops it here) and the settings; ``open``
+validates every registry, starts the database, migrates and seeds the policies.
 """
 
 from __future__ import annotations
@@ -8,21 +10,38 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import pluggy
 import psycopg
 
-from ctx.core import migrate as migrations
-from ctx.core import types as block_types
-from ctx.core.db import Database, default_home
-from ctx.core.hooks import call_each
-from ctx.core.plugins import DEFAULT_PLUGINS, collect, create_plugin_manager
-from ctx.core.settings import Registry, Settings, core_registry
-from ctx.core.temporal import TemporalParser, parser_from_plugin_manager
+from ctx.core.blocks import BlockTypeSpec, load_types, registered_types, seed_types
+from ctx.core.embed import (
+    EmbedderCache,
+    EmbedderFactory,
+    embedder_factories,
+    ensure_active_generation,
+)
+from ctx.core.errors import CtxError, PluginError
+from ctx.core.llm import BackendKind, backend_kinds
+from ctx.core.retrieval import QueryStage, RerankerFactory, build_pipeline, reranker_factories
+from ctx.core.runtime import (
+    DEFAULT_PLUGINS,
+    AsyncBridge,
+    Database,
+    JobHandler,
+    PluginHost,
+    Registry,
+    Settings,
+    apply_migrations,
+    default_home,
+    job_handlers,
+)
+from ctx.core.temporal import TemporalParser, parser_from_host
+from ctx.core.tools import Tool, registered_tools
 
 log = logging.getLogger("ctx.app")
 
@@ -33,55 +52,122 @@ class App:
         *,
         database_url: str | None = None,
         home: Path | None = None,
-        builtins: Iterable[str] = DEFAULT_PLUGINS,
+        builtins: Mapping[str, str] | Iterable[str] = DEFAULT_PLUGINS,
         load_entry_points: bool = True,
-        environ: dict[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         env = dict(os.environ if environ is None else environ)
         self.home = home or default_home()
-        self.pm: pluggy.PluginManager = create_plugin_manager(builtins, load_entry_points)
-        self.registry: Registry = core_registry()
-        for reg in collect(self.pm, "register_settings"):
-            self.registry.add(reg.args[0], owner=reg.plugin)
+        self.bridge = AsyncBridge()
+        self.host = PluginHost(
+            builtins, load_entry_points=load_entry_points, environ=env, bridge=self.bridge
+        )
+        self.registry = Registry()
+        for reg in self.host.registrations("register_settings"):
+            for item in reg.args:
+                self.registry.add_registered(item, reg.plugin)
         self.settings = Settings(self.registry, env)
         url = database_url if database_url is not None else env.get("CTX_DATABASE_URL") or None
         self.db = Database(url, self.home)
-        self.block_types: dict[str, block_types.BlockTypeSpec] = {}
-        from ctx.core.indexing import EmbedderCache
-
+        self.block_types: dict[str, BlockTypeSpec] = {}
         self.embedders = EmbedderCache(self)
-        self._temporal_parser: TemporalParser | None = None
         self._types_lock = threading.Lock()
         self.started = False
 
-    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def pm(self) -> Any:
+        """The pluggy manager (``app.pm.hook.<name>``); ``app.host`` has the calling conventions."""
+        return self.host.pm
+
+    # -- registries: built on first use, all validated by open() ---------------------------------
+
+    @cached_property
+    def temporal_parser(self) -> TemporalParser:
+        """The deterministic parser built from every registered matcher."""
+        return parser_from_host(self.host)
+
+    @cached_property
+    def embedder_factories(self) -> dict[str, EmbedderFactory]:
+        return embedder_factories(self.host)
+
+    @cached_property
+    def job_handlers(self) -> dict[str, JobHandler]:
+        return job_handlers(self.host)
+
+    @cached_property
+    def query_stages(self) -> list[QueryStage]:
+        return build_pipeline(self.host)
+
+    @cached_property
+    def rerankers(self) -> dict[str, RerankerFactory]:
+        return reranker_factories(self.host)
+
+    @cached_property
+    def backend_kinds(self) -> dict[str, BackendKind]:
+        return backend_kinds(self.host)
+
+    @cached_property
+    def tools(self) -> dict[str, Tool]:
+        return registered_tools(self.host)
+
+    def validate_registries(self) -> list[tuple[str, BlockTypeSpec]]:
+        """Build every registry; all problems are reported in one error. Returns the proposed
+        block types (seeded by ``open``)."""
+        problems: list[str] = []
+        proposals: list[tuple[str, BlockTypeSpec]] = []
+        try:
+            proposals = registered_types(self.host)
+        except CtxError as exc:
+            problems.append(exc.message)
+        for name in (
+            "embedder_factories",
+            "temporal_parser",
+            "job_handlers",
+            "query_stages",
+            "rerankers",
+            "backend_kinds",
+            "tools",
+        ):
+            try:
+                getattr(self, name)
+            except CtxError as exc:
+                problems.append(exc.message)
+        if problems:
+            raise PluginError("; ".join(problems))
+        return proposals
+
+    # -- lifecycle -------------------------------------------------------------------------------
 
     def open(self, *, migrate: bool = True, ensure_generation: bool = True) -> App:
-        """Start the database, apply pending migrations, load settings and policies."""
+        """Validate the plugins' registrations, start the database, apply pending migrations,
+        load settings and policies."""
+        proposals = self.validate_registries()
         self.home.mkdir(parents=True, exist_ok=True)
         self.db.start()
         try:
             if migrate:
-                applied = migrations.migrate(self.db.url, self.pm)
-                for name in applied:
-                    log.info("applied migration %s", name)
-            proposals = block_types.registered_types(self.pm)
+                self.migrate()
             with self.connection() as conn:
-                block_types.seed(conn, proposals)
+                seed_types(conn, proposals)
             self.reload()
             if ensure_generation:
-                from ctx.core.indexing import ensure_active_generation
-
                 ensure_active_generation(self)
-            call_each(self.pm.hook.on_startup, app=self)
+            self.host.call("on_startup", app=self)
         except BaseException:
             self.db.stop()
             raise
         self.started = True
         return self
 
+    def migrate(self) -> list[str]:
+        applied = apply_migrations(self.db.url, self.host)
+        for name in applied:
+            log.info("applied migration %s", name)
+        return applied
+
     def close(self) -> None:
         self.db.stop()
+        self.bridge.close()
         self.started = False
 
     def __enter__(self) -> App:
@@ -90,7 +176,7 @@ class App:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- database --------------------------------------------------------------------------
+    # -- database --------------------------------------------------------------------------------
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
@@ -101,7 +187,7 @@ class App:
         """Re-read the database layer of settings and the block-type rows (hot reload)."""
         with self.connection() as conn:
             rows = conn.execute("SELECT key, value FROM context_settings").fetchall()
-            types = block_types.load_all(conn)
+            types = load_types(conn)
         problems = self.settings.load_db(
             [(r["key"], r["value"]) for r in rows], startup=not self.started
         )
@@ -111,36 +197,6 @@ class App:
             self.block_types = types
         return problems
 
-    @property
-    def temporal_parser(self) -> TemporalParser:
-        """The deterministic parser built from every registered matcher (built on first use)."""
-        if self._temporal_parser is None:
-            self._temporal_parser = parser_from_plugin_manager(self.pm)
-        return self._temporal_parser
-
-    def block_type(self, name: str) -> block_types.BlockTypeSpec | None:
+    def block_type(self, name: str) -> BlockTypeSpec | None:
         with self._types_lock:
             return self.block_types.get(name)
-
-
-def set_setting(app: App, key: str, value: Any) -> Any:
-    """Validate and store a database-layer setting; hot keys apply at once (here and via NOTIFY)."""
-    from psycopg.types.json import Jsonb
-
-    coerced = app.settings.validate_change(key, value)
-    with app.connection() as conn:
-        conn.execute(
-            "INSERT INTO context_settings (key, value) VALUES (%s, %s) "
-            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()",
-            (key, Jsonb(coerced)),
-        )
-    app.reload()
-    return coerced
-
-
-def unset_setting(app: App, key: str) -> None:
-    """Drop the database layer of a setting so env or default applies again."""
-    app.settings.validate_change(key, None)
-    with app.connection() as conn:
-        conn.execute("DELETE FROM context_settings WHERE key = %s", (key,))
-    app.reload()

@@ -1,23 +1,40 @@
 """Every hook a ctx plugin can implement.
 
 Registration hooks take a ``register`` callback: the plugin calls it once per thing it provides and
-the core validates what it receives (duplicate names stop start-up with an error naming both
-plugins). Event hooks are plain calls whose results are ignored. pluggy is synchronous; a hook that
-does I/O may return a value, a callable or an awaitable, and the core resolves it through
-``ctx.core.hooks.resolve``.
+the core validates what it receives (duplicate names stop start-up with one error naming both
+plugins). Event hooks are plain calls. The core calls every hook through pluggy, one plugin at a
+time in registration order (core capabilities, then the built-ins, then entry points), so each
+registration is recorded with the plugin that made it and ``CTX_TRACE_PLUGINS=1`` traces every call.
+
+pluggy is synchronous. A hook that does I/O may return a value, a callable or an awaitable; the core
+resolves awaitables on the ``App``'s own event loop thread (``docs/architecture.md``, "Sync and
+async").
 
 ``docs/plugin-hooks.md`` documents each hook; ``tests/core/test_hookspecs.py`` keeps the two in step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 if TYPE_CHECKING:
+    import psycopg
+    import typer
+    from fastapi import APIRouter
+
+    from ctx.core.access import Principal
     from ctx.core.app import App
+    from ctx.core.blocks import BlockTypeSpec, BlockWrite
+    from ctx.core.embed import EmbedderFactory
+    from ctx.core.llm import BackendKind
+    from ctx.core.retrieval import QueryStage, RerankerFactory
+    from ctx.core.runtime import JobHandler, Setting, SettingCheck
+    from ctx.core.temporal import TemporalMatcher
+    from ctx.core.tools import Tool
 
 PROJECT = "ctx"
 
@@ -25,83 +42,158 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
+# -- registration hooks --------------------------------------------------------------------------
+
+
 @hookspec
-def register_block_types(register: Callable[..., None]) -> None:
+def register_settings(register: Callable[[Setting | SettingCheck], None]) -> None:
+    """Add typed settings (and rules across settings) to the registry.
+
+    Called once when an ``App`` is built; all implementations run. Call ``register(setting)`` with a
+    ``Setting`` per key, or ``register(SettingCheck(...))`` for a rule that spans keys. A key
+    registered twice stops start-up. Return nothing.
+    """
+
+
+@hookspec
+def register_block_types(register: Callable[[BlockTypeSpec | Mapping[str, Any]], None]) -> None:
     """Provide block types as policy data.
 
-    Called once at start-up; all implementations run. Call ``register(spec)`` with a
-    ``ctx.core.types.BlockTypeSpec`` (or a mapping with the same fields) per type. Types are
-    inserted into ``context_block_types`` when missing; an existing row is left alone, because the
-    row is the policy and operators may have edited it. Return nothing.
+    Called once when an ``App`` opens; all implementations run. Call ``register(spec)`` with a
+    ``BlockTypeSpec`` (or a mapping with the same fields) per type. Types are inserted into
+    ``context_block_types`` when missing; an existing row is left alone, because the row is the
+    policy and operators may have edited it. Return nothing.
     """
 
 
 @hookspec
-def register_settings(register: Callable[..., None]) -> None:
-    """Add typed settings to the registry.
-
-    Called once when the ``App`` is built; all implementations run. Call ``register(setting)`` with a
-    ``ctx.core.settings.Setting``. A key registered twice stops start-up. Return nothing.
-    """
-
-
-@hookspec
-def register_migrations(register: Callable[..., None]) -> None:
+def register_migrations(register: Callable[[str, str | Path], None]) -> None:
     """Contribute a migration set.
 
-    Called by the migration runner; all implementations run. Call ``register(set_name, package)``
-    where ``package`` is an importable package (or a directory path) holding ``NNNN_slug.sql``
-    files. Sets are applied after the core set, each in file-name order. Return nothing.
+    Called by the migration runner each time it runs; all implementations run. Call
+    ``register(set_name, package)`` where ``package`` is an importable package name (or a directory)
+    holding ``NNNN_slug.sql`` files, applied once each in file-name order, and optionally a
+    ``functions/`` folder of repeatable SQL re-applied whenever a file changes. Sets are applied
+    after the core set. Return nothing.
     """
 
 
 @hookspec
-def register_commands(cli: Any) -> None:
-    """Add commands to the ``ctx`` command line.
-
-    Called once when the CLI is built; all implementations run. ``cli`` is the root
-    ``typer.Typer``: call ``cli.command()(func)`` or ``cli.add_typer(sub, name=...)``. Return
-    nothing.
-    """
-
-
-@hookspec
-def register_routes(register: Callable[..., None]) -> None:
-    """Add HTTP routes to the server.
-
-    Called once when the FastAPI app is built; all implementations run. Call
-    ``register(router)`` with a ``fastapi.APIRouter``; use ``ctx.ui.deps`` for the auth
-    dependencies so plugin routes fail closed like the core's. Return nothing.
-    """
-
-
-@hookspec
-def register_embedders(register: Callable[..., None]) -> None:
+def register_embedders(register: Callable[[str, EmbedderFactory], None]) -> None:
     """Provide embedding models.
 
-    Called once at start-up; all implementations run. Call ``register(name, factory)`` where
-    ``factory(options)`` (a plain dict) returns an object following
-    ``ctx.core.embed.Embedder``. The
+    Called once when an ``App`` opens; all implementations run. Call ``register(name, factory)``
+    where ``factory(options)`` (a plain dict) returns an object following ``Embedder``. The
     ``embed.provider`` setting selects one by name. Return nothing.
     """
 
 
 @hookspec
-def register_temporal_matchers(register: Callable[..., None]) -> None:
+def register_temporal_matchers(register: Callable[[TemporalMatcher], None]) -> None:
     """Provide rules of the deterministic temporal parser.
 
-    Called once at start-up; all implementations run. Call ``register(matcher)`` with an object
-    following ``ctx.core.temporal.types.TemporalMatcher``; matchers run in ascending ``priority``
-    (most specific first) and the first match wins. Return nothing.
+    Called once when the parser is first built; all implementations run. Call
+    ``register(matcher)`` with an object following ``TemporalMatcher``; matchers run in ascending
+    ``priority`` (most specific first) and the first match wins. Return nothing.
     """
+
+
+@hookspec
+def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
+    """Provide handlers for kinds of background jobs.
+
+    Called once when an ``App`` opens; all implementations run. Call ``register(handler)`` with a
+    ``JobHandler`` naming its job ``kind``; every worker claims jobs of every registered kind, in
+    batches of ``handler.batch_size``, and calls ``handler.handle(app, jobs)``. A kind registered
+    twice stops start-up. Return nothing.
+    """
+
+
+@hookspec
+def register_query_stages(register: Callable[[QueryStage], None]) -> None:
+    """Add or replace stages of the query path.
+
+    Called once when an ``App`` opens; all implementations run. Call ``register(stage)`` with a
+    ``QueryStage``: without a position it is appended; with ``after``, ``before`` or ``replaces``
+    naming an existing stage it goes there. An unknown anchor, or two plugins replacing the same
+    stage, stops start-up. Return nothing.
+    """
+
+
+@hookspec
+def register_rerankers(register: Callable[[str, RerankerFactory], None]) -> None:
+    """Provide rerankers for the query path.
+
+    Called once when an ``App`` opens; all implementations run. Call ``register(name, factory)``
+    where ``factory(options)`` (a plain dict) returns an object following ``Reranker``. Return
+    nothing.
+    """
+
+
+@hookspec
+def register_backend_kinds(register: Callable[[BackendKind], None]) -> None:
+    """Provide kinds of model backends (wire protocols or in-process runtimes).
+
+    Called once when an ``App`` opens; all implementations run. Call ``register(kind)`` with a
+    ``BackendKind``; a backend row names its kind, and the kind's factory builds the client from
+    the row. Return nothing.
+    """
+
+
+@hookspec
+def register_mcp_tools(register: Callable[[Tool], None]) -> None:
+    """Provide tools an agent can call over MCP.
+
+    Called once when an ``App`` opens; all implementations run. Call ``register(tool)`` with a
+    ``Tool`` (name, description, input model, handler, annotations). A tool name registered twice
+    stops start-up. Return nothing.
+    """
+
+
+@hookspec
+def register_commands(cli: typer.Typer) -> None:
+    """Add commands to the ``ctx`` command line.
+
+    Called once when the command line is built; all implementations run. ``cli`` is the root
+    ``typer.Typer``: call ``cli.command()(func)`` or ``cli.add_typer(sub, name=...)``. A command
+    name that is already taken stops with both owners named. Return nothing.
+    """
+
+
+@hookspec
+def register_routes(register: Callable[[APIRouter], None]) -> None:
+    """Add HTTP routes to the server.
+
+    Called once when the HTTP app is built; all implementations run. Call ``register(router)``
+    with a ``fastapi.APIRouter``. Use the dependencies ``ctx.ui`` exports (``AppDep``,
+    ``PrincipalDep``, ``AdminDep``) so plugin routes fail closed like the core's. Return nothing.
+    """
+
+
+# -- event hooks ---------------------------------------------------------------------------------
 
 
 @hookspec
 def on_startup(app: App) -> Any:
     """Run when an ``App`` has opened its database and loaded its policies.
 
-    All implementations run, in registration order. May return an awaitable. The return value is
-    otherwise ignored.
+    Called once per ``App.open()``; all implementations run, in registration order. May return
+    an awaitable. An exception stops start-up.
+    """
+
+
+@hookspec
+def before_block_write(
+    app: App, conn: psycopg.Connection[dict[str, Any]], who: Principal, write: BlockWrite
+) -> None:
+    """Veto or annotate a block write, inside its transaction.
+
+    Called by ``store`` inside the write's transaction, before the row is written;
+    all implementations run, in registration order. ``conn`` is that transaction. To veto, raise
+    a ``CtxError`` (its status and message reach the caller; nothing is written). To annotate,
+    change ``write.tags`` or ``write.meta``, raise ``write.sensitivity``, or call
+    ``write.queue_job(kind)`` for work queued in the same transaction once the block has its id.
+    Return nothing.
     """
 
 

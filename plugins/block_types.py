@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from importlib import resources
 
-from ctx.core.hookspecs import hookimpl
+from ctx.core import hookimpl
 
 
 @hookimpl

@@ -20,8 +20,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from ctx.core import auth
-from ctx.core.app import App
+from ctx.core import App, access
 
 TEMPLATE = "ctx_test_template"
 
@@ -95,7 +94,7 @@ class Keys:
 
     def make(self, home: str, allowed: list[str] | None = None, admin: bool = False) -> str:
         with self.app.connection() as conn:
-            _, token = auth.create_key(
+            _, token = access.create_key(
                 conn,
                 name=f"test-{home}",
                 home_scope=home,
@@ -114,7 +113,7 @@ def keys(app: App) -> Keys:
 def client(app: App) -> Iterator[Any]:
     from fastapi.testclient import TestClient
 
-    from ctx.ui.server import create_app
+    from ctx.ui import create_app
 
     with TestClient(create_app(app), raise_server_exceptions=False) as c:
         yield c

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-CLI = [sys.executable, "-m", "ctx.core.cli.main"]
+CLI = [sys.executable, "-m", "ctx.core.cli"]
 
 
 def free_port() -> int:

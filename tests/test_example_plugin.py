@@ -29,14 +29,14 @@ TIMEOUT = 180
 INFOS_SCRIPT = """
 import json
 from dataclasses import asdict
-from ctx.core.plugins import create_plugin_manager, plugin_infos
-print(json.dumps([asdict(info) for info in plugin_infos(create_plugin_manager())]))
+from ctx.core.runtime import PluginHost
+print(json.dumps([asdict(info) for info in PluginHost().infos()]))
 """
 
 APP_SCRIPT = """
 import json, sys
 from pathlib import Path
-from ctx.core.app import App
+from ctx.core import App
 app = App(database_url=sys.argv[1], home=Path(sys.argv[2]))
 app.open()
 try:
@@ -123,7 +123,7 @@ def _infos(tmp_path: Path, **env_extra: str) -> list[dict[str, Any]]:
 
 
 def _cli(tmp_path: Path, *args: str, **env_extra: str) -> str:
-    return _run(["-m", "ctx.core.cli.main", *args], tmp_path, **env_extra)
+    return _run(["-m", "ctx.core.cli", *args], tmp_path, **env_extra)
 
 
 def _example(infos: list[dict[str, Any]]) -> dict[str, Any] | None:

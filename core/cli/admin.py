@@ -8,15 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ctx.core import auth
-from ctx.core import types as block_types
-from ctx.core.app import App, set_setting, unset_setting
-from ctx.core.cli.common import console, dump_json, opened_app, table
-from ctx.core.db import redact
+from ctx.core import access
+from ctx.core.app import App
+from ctx.core.blocks import get_type, load_types, update_type
+from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
 from ctx.core.errors import ValidationError
-from ctx.core.plugins import create_plugin_manager, plugin_infos
+from ctx.core.runtime import apply_migrations, diagnose, redact, set_setting, unset_setting
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 INIT_KEY_NAME = "admin (ctx init)"
 INIT_SCOPE = "default"
 
@@ -36,7 +34,7 @@ def init(as_json: JsonOpt = False) -> None:
             ).fetchone()
             token = None
             if earlier is None:
-                _, token = auth.create_key(
+                _, token = access.create_key(
                     conn, name=INIT_KEY_NAME, home_scope=INIT_SCOPE, is_admin=True
                 )
         url = server_url(app)
@@ -63,12 +61,10 @@ def init(as_json: JsonOpt = False) -> None:
 
 def migrate() -> None:
     """Apply pending database migrations."""
-    from ctx.core import migrate as migrations
-
-    app = App()
+    app = current_app()
     app.db.start()
     try:
-        applied = migrations.migrate(app.db.url, app.pm)
+        applied = apply_migrations(app.db.url, app.host)
     finally:
         app.db.stop()
     for name in applied:
@@ -78,9 +74,7 @@ def migrate() -> None:
 
 def doctor(as_json: JsonOpt = False) -> None:
     """Check the database: server version, extensions, text-search configurations, migrations."""
-    from ctx.core.doctor import diagnose
-
-    report = diagnose()
+    report = diagnose(current_app())
     if as_json:
         dump_json(report)
     else:
@@ -108,7 +102,7 @@ def keys_create(
     """Create a key; the token is printed once and never stored in readable form."""
     allowed = [s.strip() for s in allowed_scopes.split(",") if s.strip()]
     with opened_app() as app, app.connection() as conn:
-        key_id, token = auth.create_key(
+        key_id, token = access.create_key(
             conn,
             name=name or f"key for {home_scope}",
             home_scope=home_scope,
@@ -128,7 +122,7 @@ def keys_list(
 ) -> None:
     """List keys (never their tokens)."""
     with opened_app() as app, app.connection() as conn:
-        rows = auth.list_keys(conn, include_revoked=all_keys)
+        rows = access.list_keys(conn, include_revoked=all_keys)
     if as_json:
         dump_json(rows)
     else:
@@ -153,7 +147,7 @@ def keys_revoke(
 ) -> None:
     """Revoke a key; requests with it get 401 from now on."""
     with opened_app() as app, app.connection() as conn:
-        auth.revoke_key(conn, key_id)
+        access.revoke_key(conn, key_id)
     console.print(f"revoked {key_id}")
 
 
@@ -211,7 +205,7 @@ def settings_unset(key: str) -> None:
 types_app = typer.Typer(
     help="Block types: policy rows that say how blocks are treated.", no_args_is_help=True
 )
-TYPE_COLUMNS = [
+TYPE_TABLE = [
     "name",
     "retrieval_policy",
     "retrieval_factor",
@@ -228,18 +222,18 @@ TYPE_COLUMNS = [
 def types_list(as_json: JsonOpt = False) -> None:
     """All block types."""
     with opened_app() as app, app.connection() as conn:
-        rows = [vars(t) for t in sorted(block_types.load_all(conn).values(), key=lambda t: t.name)]
+        rows = [vars(t) for t in sorted(load_types(conn).values(), key=lambda t: t.name)]
     if as_json:
         dump_json(rows)
     else:
-        table(rows, TYPE_COLUMNS)
+        table(rows, TYPE_TABLE)
 
 
 @types_app.command("show")
 def types_show(name: str, as_json: JsonOpt = False) -> None:
     """Every field of one block type."""
     with opened_app() as app, app.connection() as conn:
-        row = vars(block_types.get(conn, name))
+        row = vars(get_type(conn, name))
     if as_json:
         dump_json(row)
     else:
@@ -260,13 +254,13 @@ def types_set(
             raise ValidationError(f"expected field=value, got {item!r}")
         changes[field.strip()] = value
     with opened_app() as app, app.connection() as conn:
-        spec = block_types.update(conn, name, changes)
+        spec = update_type(conn, name, changes)
     console.print(f"updated {spec.name}: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
 
 
 def plugins(as_json: JsonOpt = False) -> None:
     """Loaded plugins with version, source and the hooks they implement."""
-    rows = [vars(p) for p in plugin_infos(create_plugin_manager())]
+    rows = [vars(p) for p in current_app().host.infos()]
     if as_json:
         dump_json(rows)
     else:

@@ -7,15 +7,18 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
+import click
+import typer
 from rich.console import Console
 from rich.table import Table
 
 from ctx.core.app import App
 
 console = Console(highlight=False, soft_wrap=True)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
 
 def _default(value: Any) -> Any:
@@ -50,10 +53,18 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def current_app() -> App:
+    """The invocation's App (built once by ``run``); a fresh one outside a command."""
+    ctx = click.get_current_context(silent=True)
+    app = ctx.find_object(App) if ctx is not None else None
+    return app if app is not None else App()
+
+
 @contextmanager
 def opened_app(*, migrate: bool = True) -> Iterator[App]:
-    """An App on the configured database (starting the embedded cluster when needed)."""
-    app = App()
+    """The invocation's App, opened on the configured database (starting the embedded cluster
+    when needed) for the length of the block."""
+    app = current_app()
     app.open(migrate=migrate)
     try:
         yield app

@@ -8,18 +8,18 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ctx.core import indexing
-from ctx.core.cli.common import console, dump_json, opened_app, table
+from ctx.core import embed
+from ctx.core.cli.common import JsonOpt, console, dump_json, opened_app, table
+from ctx.core.runtime import Listener, Worker
 
 app = typer.Typer(help="Embedding generations: status and rebuild.", no_args_is_help=True)
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
 
 @app.command("status")
 def embed_status(as_json: JsonOpt = False) -> None:
     """Generations (active, building), how many blocks each holds, pending embed jobs."""
     with opened_app() as ctx_app:
-        report = indexing.status(ctx_app)
+        report = embed.status(ctx_app)
     if as_json:
         dump_json(report)
         return
@@ -43,8 +43,8 @@ def embed_rebuild(
     with opened_app() as ctx_app:
         options = None
         if provider is not None:
-            _, options = indexing.configured_options(ctx_app)
-        gen = indexing.start_rebuild(ctx_app, provider, options)
+            _, options = embed.configured_options(ctx_app)
+        gen = embed.start_rebuild(ctx_app, provider, options)
         console.print(f"generation {gen['id']} ({gen['provider']}/{gen['model']}) is building")
         if not wait:
             return
@@ -57,7 +57,7 @@ def embed_rebuild(
         ) as progress:
             task = progress.add_task("rebuild", total=None)
             while True:
-                report = indexing.status(ctx_app)
+                report = embed.status(ctx_app)
                 this = next((g for g in report["generations"] if g["id"] == gen["id"]), None)
                 if this is None:
                     console.print("the generation was removed")
@@ -65,16 +65,13 @@ def embed_rebuild(
                 progress.update(task, total=report["embeddable_blocks"], completed=this["embedded"])
                 if this["status"] == "active":
                     break
-                if indexing.rebuild_step(ctx_app) == 0:
+                if embed.rebuild_step(ctx_app) == 0:
                     time.sleep(0.5)
         console.print(f"generation {gen['id']} is active")
 
 
 def worker() -> None:
     """Run background jobs in the foreground (for extra worker processes beside ctxd)."""
-    from ctx.core.listener import Listener
-    from ctx.core.worker import Worker
-
     with opened_app() as ctx_app:
         w = Worker(ctx_app)
         listener = Listener(
@@ -88,3 +85,8 @@ def worker() -> None:
             pass
         finally:
             listener.stop()
+
+
+def register(cli: typer.Typer) -> None:
+    cli.add_typer(app, name="embed")
+    cli.command()(worker)

@@ -1,18 +1,24 @@
-"""The root of the ``ctx`` command line; plugins add commands through ``register_commands``."""
+"""The root of the ``ctx`` command line; plugins add commands through ``register_commands``.
+
+One ``App`` per invocation: ``run`` builds it (loading the plugins once), builds the command tree
+from it and hands it to the commands through the click context (``cli.common.current_app``).
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from ctx.core.errors import CtxError, PluginError
 
+if TYPE_CHECKING:
+    from ctx.core.app import App
 
-def build_cli() -> typer.Typer:
-    from ctx.core.cli import admin, data, embed, serve
-    from ctx.core.plugins import create_plugin_manager
+
+def build_cli(app: App) -> typer.Typer:
+    from ctx.core.cli import admin, data, embed, temporal
 
     cli = typer.Typer(
         name="ctx",
@@ -23,13 +29,9 @@ def build_cli() -> typer.Typer:
     )
     admin.register(cli)
     data.register(cli)
-    cli.command()(serve.serve)
-    cli.add_typer(embed.app, name="embed")
-    cli.command()(embed.worker)
-    from ctx.core.cli import temporal
-
-    cli.add_typer(temporal.app, name="temporal", help="Deterministic temporal parsing.")
-    add_plugin_commands(cli, create_plugin_manager())
+    embed.register(cli)
+    temporal.register(cli)
+    add_plugin_commands(cli, app)
     return cli
 
 
@@ -39,35 +41,37 @@ def _command_name(info: Any) -> str:
     return info.callback.__name__.replace("_", "-") if info.callback else ""
 
 
-def add_plugin_commands(cli: typer.Typer, pm: Any) -> None:
+def add_plugin_commands(cli: typer.Typer, app: App) -> None:
     """Let each plugin add commands; a name that is already taken stops with both owners named."""
     owners = {_command_name(c): "ctx" for c in [*cli.registered_commands, *cli.registered_groups]}
     problems = []
-    for impl in pm.hook.register_commands.get_hookimpls():
+    for plugin, call in app.host.each_plugin("register_commands"):
         commands, groups = len(cli.registered_commands), len(cli.registered_groups)
-        impl.function(cli=cli)
+        call(cli=cli)
         added = [*cli.registered_commands[commands:], *cli.registered_groups[groups:]]
         for name in map(_command_name, added):
             if name in owners:
                 problems.append(
-                    f"command {name!r} registered twice: by {owners[name]} and by "
-                    f"{impl.plugin_name}"
+                    f"command {name!r} registered twice: by {owners[name]} and by {plugin}"
                 )
             else:
-                owners[name] = impl.plugin_name
+                owners[name] = plugin
     if problems:
         raise PluginError("; ".join(problems))
 
 
-def run(argv: list[str] | None = None) -> int:
+def run(argv: list[str] | None = None, app: App | None = None) -> int:
     """Run the CLI and return its exit code: 2 with a one-line message for anything a user caused.
 
     Usage errors are click's (exit 2 with a usage hint); problems found while a command runs are
     ``CtxError``s, printed as one ``ctx: …`` line.
     """
+    from ctx.core.app import App
+
     try:
-        command = typer.main.get_command(build_cli())
-        command.main(args=argv, prog_name="ctx", standalone_mode=True)
+        app = app or App()
+        command = typer.main.get_command(build_cli(app))
+        command.main(args=argv, prog_name="ctx", standalone_mode=True, obj=app)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
@@ -81,12 +85,3 @@ def run(argv: list[str] | None = None) -> int:
 
 def main() -> None:
     sys.exit(run(sys.argv[1:]))
-
-
-def serve_main() -> None:
-    """``ctxd``: the server alone, same options as ``ctx serve``."""
-    sys.exit(run(["serve", *sys.argv[1:]]))
-
-
-if __name__ == "__main__":
-    main()

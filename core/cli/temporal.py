@@ -9,9 +9,8 @@ from typing import Annotated
 
 import typer
 
-from ctx.core.plugins import create_plugin_manager
-from ctx.core.temporal.engine import TemporalParser, parser_from_plugin_manager
-from ctx.core.temporal.types import TemporalResult
+from ctx.core.cli.common import current_app
+from ctx.core.temporal import TemporalParser, TemporalResult
 
 app = typer.Typer(help="Resolve dates in text with the deterministic temporal parser.")
 
@@ -61,7 +60,7 @@ def parse(
 ) -> None:
     """Resolve the dates a text refers to."""
     reference = _parse_now(now)
-    parser: TemporalParser = parser_from_plugin_manager(create_plugin_manager())
+    parser: TemporalParser = current_app().temporal_parser
     texts = [line.rstrip("\n") for line in sys.stdin] if text == "-" else [text]
     for item in texts:
         if text == "-" and not item.strip():
@@ -71,3 +70,7 @@ def parse(
             typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
         else:
             typer.echo(_describe(item, result))
+
+
+def register(cli: typer.Typer) -> None:
+    cli.add_typer(app, name="temporal", help="Deterministic temporal parsing.")

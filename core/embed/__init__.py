@@ -1,20 +1,34 @@
-"""Embedding models: the ``Embedder`` protocol, vector hygiene and the plugin registry.
+"""Embeddings: the ``Embedder`` protocol, vector hygiene, the plugin registry, generations, the
+embed jobs that fill them and blue-green rebuilds.
 
 Embedders are plugins: a plugin implements ``register_embedders(register)`` and calls
 ``register(name, factory)``; ``factory(options)`` takes a plain dict (``base_url``, ``model``,
-``dimensions``, ...) and returns an ``Embedder``. ``create_embedder(pm, name, options)`` builds the
-configured one. Every embedder returns float32, L2-normalised vectors that passed
-``quality_gate``.
+``dimensions``, ...) and returns an ``Embedder``. Every embedder returns float32, L2-normalised
+vectors that passed ``quality_gate``.
 """
 
-from __future__ import annotations
-
-from typing import Protocol, runtime_checkable
-
-import numpy as np
-from numpy.typing import NDArray
-
-from ctx.core.embed.registry import EmbedderFactory, create_embedder, embedders_from_plugin_manager
+from ctx.core.embed.cache import EmbedderCache
+from ctx.core.embed.generations import (
+    active_generation,
+    building_generation,
+    create_generation,
+    ensure_active_generation,
+    generations,
+    status,
+    switch_generation,
+)
+from ctx.core.embed.jobs import (
+    MAX_TEXT_CHARS,
+    block_text,
+    embed_blocks,
+    embed_pending,
+    vector_literal,
+)
+from ctx.core.embed.options import option_float, option_int, option_str, require_str
+from ctx.core.embed.protocol import Embedder
+from ctx.core.embed.rebuild import rebuild_step, start_rebuild
+from ctx.core.embed.registry import EmbedderFactory, create_embedder, embedder_factories
+from ctx.core.embed.settings import configured_options
 from ctx.core.embed.vectors import (
     MAX_NORM,
     MIN_NORM,
@@ -24,38 +38,35 @@ from ctx.core.embed.vectors import (
     truncate_matryoshka,
 )
 
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns text into unit vectors; documents and queries may be embedded differently.
-
-    ``name`` is the provider (``minilm``, ``e5``, ``openai``); ``model`` is the model id recorded
-    with each embedding generation, so vectors from different models are never compared;
-    ``dimensions`` is the length of every vector returned.
-    """
-
-    name: str
-    model: str
-    dimensions: int
-
-    def embed_documents(self, texts: list[str]) -> NDArray[np.float32]:
-        """Embed texts to be stored and searched; returns shape ``(len(texts), dimensions)``."""
-        ...
-
-    def embed_query(self, text: str) -> NDArray[np.float32]:
-        """Embed a search query; returns shape ``(dimensions,)``."""
-        ...
-
-
 __all__ = [
     "MAX_NORM",
+    "MAX_TEXT_CHARS",
     "MIN_NORM",
     "MIN_VARIANCE",
     "Embedder",
+    "EmbedderCache",
     "EmbedderFactory",
+    "active_generation",
+    "block_text",
+    "building_generation",
+    "configured_options",
     "create_embedder",
-    "embedders_from_plugin_manager",
+    "create_generation",
+    "embed_blocks",
+    "embed_pending",
+    "embedder_factories",
+    "ensure_active_generation",
+    "generations",
     "l2_normalize",
+    "option_float",
+    "option_int",
+    "option_str",
     "quality_gate",
+    "rebuild_step",
+    "require_str",
+    "start_rebuild",
+    "status",
+    "switch_generation",
     "truncate_matryoshka",
+    "vector_literal",
 ]

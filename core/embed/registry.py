@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ctx.core.embed.protocol import Embedder
 from ctx.core.errors import ConfigError, PluginError
-from ctx.core.plugins import Registration, collect, unique_by_name
+from ctx.core.runtime import PluginHost, Registration, unique_by_name
 
-if TYPE_CHECKING:
-    import pluggy
-
-    from ctx.core.embed import Embedder
-
-EmbedderFactory = Callable[[Mapping[str, Any]], "Embedder"]
+EmbedderFactory = Callable[[Mapping[str, Any]], Embedder]
 
 
 def _registration_problem(reg: Registration) -> str | None:
@@ -29,12 +25,12 @@ def _registration_problem(reg: Registration) -> str | None:
     return None
 
 
-def embedders_from_plugin_manager(pm: pluggy.PluginManager) -> dict[str, EmbedderFactory]:
+def embedder_factories(host: PluginHost) -> dict[str, EmbedderFactory]:
     """Return every registered embedder factory by name.
 
     Malformed registrations and duplicate names raise one ``PluginError`` listing every problem.
     """
-    registrations = collect(pm, "register_embedders")
+    registrations = host.registrations("register_embedders")
     problems = [p for p in map(_registration_problem, registrations) if p]
     if problems:
         raise PluginError("; ".join(problems))
@@ -43,16 +39,13 @@ def embedders_from_plugin_manager(pm: pluggy.PluginManager) -> dict[str, Embedde
 
 
 def create_embedder(
-    pm: pluggy.PluginManager, name: str, options: Mapping[str, Any] | None = None
+    factories: Mapping[str, EmbedderFactory], name: str, options: Mapping[str, Any] | None = None
 ) -> Embedder:
     """Build the embedder registered as ``name`` with ``options`` (a plain dict).
 
     An unknown name raises ``ConfigError`` listing the known ones; a factory that returns
     something that is not an embedder raises ``PluginError``.
     """
-    from ctx.core.embed import Embedder
-
-    factories = embedders_from_plugin_manager(pm)
     factory = factories.get(name)
     if factory is None:
         known = ", ".join(sorted(factories)) or "none (no embedder plugin is loaded)"

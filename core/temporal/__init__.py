@@ -1,16 +1,17 @@
-"""Deterministic temporal resolution: the rule parser, gravity math, FTS expansion and date
-extraction. Everything here is pure Python; no database, no LLM.
+"""Time: the deterministic temporal parser (rules from plugins, no model), the extraction job that
+dates each block, gravity math, and the date channel's query.
 
-Entry points: ``parser_from_plugin_manager(pm).parse(text, now=...)`` for queries,
-``GravityQuery.from_result(result).factor(content_times, dimensions)`` for re-ranking,
-``temporal_fts_expansion(result)`` for the FTS channel, ``find_dates`` and ``dimensions_for`` for
-the extraction job.
+Entry points: ``parser_from_host(host).parse(text, now=...)`` for queries (``App.temporal_parser``
+holds one), ``gravity_factors(app, ids, result)`` for re-ranking, ``date_query(result)`` for the
+date channel, ``find_dates`` and ``dimensions_for`` for extraction. Language plugins build their
+matchers with ``build_matchers(Lexicon(...))``.
 """
 
+from ctx.core.temporal.cascade import build_matchers
 from ctx.core.temporal.engine import (
     TemporalParser,
     has_temporal_intent,
-    parser_from_plugin_manager,
+    parser_from_host,
 )
 from ctx.core.temporal.extract import DateMention, find_dates, iter_date_mentions
 from ctx.core.temporal.fts import fts_terms, temporal_fts_expansion, to_tsquery_or
@@ -21,24 +22,41 @@ from ctx.core.temporal.gravity import (
     gravity_factor,
     linear_gravity,
 )
+from ctx.core.temporal.indexing import (
+    content_times,
+    date_token,
+    extract_block,
+    extract_pending,
+)
+from ctx.core.temporal.lexicon import Lexicon, TokSpec
+from ctx.core.temporal.ranking import date_query, gravity_factors
 from ctx.core.temporal.types import ParseContext, TemporalMatcher, TemporalResult
 
 __all__ = [
     "DateMention",
     "GravityQuery",
+    "Lexicon",
     "ParseContext",
     "TemporalMatcher",
     "TemporalParser",
     "TemporalResult",
+    "TokSpec",
+    "build_matchers",
+    "content_times",
     "cyclic_gravity",
+    "date_query",
+    "date_token",
     "dimensions_for",
+    "extract_block",
+    "extract_pending",
     "find_dates",
     "fts_terms",
     "gravity_factor",
+    "gravity_factors",
     "has_temporal_intent",
     "iter_date_mentions",
     "linear_gravity",
-    "parser_from_plugin_manager",
+    "parser_from_host",
     "temporal_fts_expansion",
     "to_tsquery_or",
 ]

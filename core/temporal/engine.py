@@ -14,10 +14,8 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import date
 from typing import Any
 
-import pluggy
-
 from ctx.core.errors import PluginError
-from ctx.core.plugins import collect, unique_by_name
+from ctx.core.runtime import PluginHost, unique_by_name
 from ctx.core.temporal.lexicon import raw_tokens
 from ctx.core.temporal.types import (
     FALLBACK_SKIPPED,
@@ -56,7 +54,7 @@ def _check_matcher(matcher: Any, source: str) -> None:
         if not hasattr(matcher, attribute):
             raise PluginError(
                 f"temporal matcher from {source} has no {attribute!r}: register an object "
-                "following ctx.core.temporal.types.TemporalMatcher"
+                "following ctx.core.TemporalMatcher"
             )
 
 
@@ -140,13 +138,11 @@ class TemporalParser:
         return TemporalResult(intent=True, fallback=FALLBACK_SKIPPED)
 
 
-def parser_from_plugin_manager(
-    pm: pluggy.PluginManager, *, fallback: Fallback | None = None
-) -> TemporalParser:
+def parser_from_host(host: PluginHost, *, fallback: Fallback | None = None) -> TemporalParser:
     """Build a parser from every matcher the plugins register through
     ``register_temporal_matchers``. A matcher name registered twice stops with a ``PluginError``
     naming both plugins."""
-    registrations = collect(pm, "register_temporal_matchers")
+    registrations = host.registrations("register_temporal_matchers")
     for reg in registrations:
         if not reg.args:
             raise PluginError(f"plugin {reg.plugin} called register() without a matcher")

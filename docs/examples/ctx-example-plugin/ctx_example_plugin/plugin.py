@@ -1,8 +1,8 @@
 """The hook implementations ctx finds through the ``ctx`` entry point.
 
-Each function is named after the hookspec it implements (see ``ctx.core.hookspecs``) and marked
-with ``hookimpl``. Nothing runs at import time: ctx calls the hooks when it builds an ``App`` or
-the command line.
+Each function is named after the hookspec it implements (docs/plugin-hooks.md) and marked with
+``hookimpl``; everything comes from ``ctx.core``, the public plugin API. Nothing runs at import
+time: ctx calls the hooks when it builds an ``App`` or the command line.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from ctx.core.hookspecs import hookimpl
-from ctx.core.settings import Setting
-from ctx.core.types import BlockTypeSpec
+from ctx.core import BlockTypeSpec, Setting, hookimpl
 
 MEETING_NOTE = BlockTypeSpec(
     name="meeting-note",

@@ -1,0 +1,71 @@
+"""Principals: who is calling, the one scope they write and the scopes they read.
+
+A key writes only to its home scope and reads its home scope plus its allowed scopes. The admin
+tier unlocks operator endpoints; it never widens the scopes a key reads or writes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctx.core.errors import Forbidden, ValidationError
+
+SCOPE_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,49}$")
+
+
+@dataclass(frozen=True)
+class Principal:
+    key_id: str
+    name: str
+    home_scope: str
+    allowed_scopes: tuple[str, ...] = ()
+    is_admin: bool = False
+    read_scopes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.read_scopes:
+            ordered = [self.home_scope, *[s for s in self.allowed_scopes if s != self.home_scope]]
+            object.__setattr__(self, "read_scopes", tuple(ordered))
+
+    def can_read(self, scope: str) -> bool:
+        return scope in self.read_scopes
+
+    def require_write(self, scope: str) -> None:
+        if scope != self.home_scope:
+            raise Forbidden(
+                f"this key writes only to its home scope {self.home_scope!r}, not {scope!r}"
+            )
+
+    def require_admin(self) -> None:
+        if not self.is_admin:
+            raise Forbidden("this action needs an admin key")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key_id": self.key_id,
+            "name": self.name,
+            "home_scope": self.home_scope,
+            "allowed_scopes": list(self.allowed_scopes),
+            "read_scopes": list(self.read_scopes),
+            "is_admin": self.is_admin,
+        }
+
+    def scopes_for(self, wanted: list[str] | None) -> list[str]:
+        """The scopes a read covers: ``wanted`` (each must be readable) or all readable ones."""
+        if wanted is None:
+            return list(self.read_scopes)
+        bad = [s for s in wanted if not self.can_read(s)]
+        if bad:
+            raise Forbidden(f"this key cannot read scope(s) {', '.join(bad)}")
+        return list(wanted)
+
+
+def validate_scope(scope: str, what: str = "scope") -> str:
+    if not isinstance(scope, str) or not SCOPE_RE.match(scope):
+        raise ValidationError(
+            f"{what} {scope!r} is invalid: use 1-50 lowercase letters, digits, '.', '_' or '-'",
+            field=what,
+        )
+    return scope

@@ -1,0 +1,80 @@
+"""Blocks: the stored unit of knowledge. Types as policy rows, writes, reads, light search, and
+the request schemas of these operations."""
+
+from ctx.core.blocks.read import (
+    BLOCK_COLUMNS,
+    block_categories,
+    block_stats,
+    fetch_block,
+    get_block,
+    list_blocks,
+    resolve_id,
+)
+from ctx.core.blocks.schemas import (
+    BlockOut,
+    ManageRequest,
+    SearchHit,
+    SearchRequest,
+    SearchResponse,
+    Sensitivity,
+    StoreRequest,
+    StoreResponse,
+    Strict,
+    clean_text,
+    required_text,
+)
+from ctx.core.blocks.search import search_blocks
+from ctx.core.blocks.types import (
+    RETRIEVAL_POLICIES,
+    SENSITIVITIES,
+    TYPE_COLUMNS,
+    BlockTypeSpec,
+    get_type,
+    load_types,
+    registered_types,
+    seed_types,
+    update_type,
+)
+from ctx.core.blocks.write import (
+    BlockWrite,
+    PreviousVersion,
+    content_hash,
+    delete_block,
+    store_block,
+)
+
+__all__ = [
+    "BLOCK_COLUMNS",
+    "RETRIEVAL_POLICIES",
+    "SENSITIVITIES",
+    "TYPE_COLUMNS",
+    "BlockOut",
+    "BlockTypeSpec",
+    "BlockWrite",
+    "ManageRequest",
+    "PreviousVersion",
+    "SearchHit",
+    "SearchRequest",
+    "SearchResponse",
+    "Sensitivity",
+    "StoreRequest",
+    "StoreResponse",
+    "Strict",
+    "block_categories",
+    "block_stats",
+    "clean_text",
+    "content_hash",
+    "delete_block",
+    "fetch_block",
+    "get_block",
+    "get_type",
+    "list_blocks",
+    "load_types",
+    "registered_types",
+    "required_text",
+    "resolve_id",
+    "search_blocks",
+    "seed_types",
+    "store_block",
+    "update_type",
+]

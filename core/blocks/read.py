@@ -1,0 +1,128 @@
+"""Reading blocks: get by id or unique prefix, list, stats, categories.
+
+Every function takes the caller's ``Principal``: reads are filtered to its read scopes inside the
+SQL, and an id outside the caller's scopes is simply not found.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+
+from ctx.core.access import Principal
+from ctx.core.errors import Ambiguous, Forbidden, NotFound, ValidationError
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+BLOCK_COLUMNS = (
+    "id, scope, category, title, content, block_type, tags, metadata, sensitivity, is_archived, "
+    "guard_status, content_hash, occurred_at, created_at, updated_at"
+)
+ID_PREFIX_RE = re.compile(r"^[0-9a-f-]{4,36}$")
+
+
+def row_out(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "id": str(row["id"])}
+
+
+def fetch_block(conn: psycopg.Connection[Any], block_id: str) -> dict[str, Any]:
+    """The full row of a block known to exist (no scope check: callers resolved the id)."""
+    row = conn.execute(
+        f"SELECT {BLOCK_COLUMNS} FROM context_blocks WHERE id = %s", (block_id,)
+    ).fetchone()
+    assert row is not None
+    return row_out(row)
+
+
+def resolve_id(conn: psycopg.Connection[Any], who: Principal, ident: str) -> str:
+    """Resolve a full id or a unique prefix (4+ hex characters) within the caller's scopes."""
+    ident = (ident or "").strip().lower()
+    if not ID_PREFIX_RE.match(ident):
+        raise ValidationError(
+            "id must be a block id or a prefix of at least 4 hex characters", field="id"
+        )
+    rows = conn.execute(
+        "SELECT id FROM context_blocks WHERE id::text LIKE %s AND scope = ANY(%s) LIMIT 6",
+        (ident.replace("%", "") + "%", list(who.read_scopes)),
+    ).fetchall()
+    if not rows:
+        raise NotFound(f"no block {ident!r} in your scopes")
+    if len(rows) > 1:
+        shown = ", ".join(str(r["id"])[:12] for r in rows[:5])
+        raise Ambiguous(
+            f"id prefix {ident!r} matches several blocks ({shown}…); give more characters"
+        )
+    return str(rows[0]["id"])
+
+
+def get_block(app: App, who: Principal, ident: str) -> dict[str, Any]:
+    with app.connection() as conn:
+        return fetch_block(conn, resolve_id(conn, who, ident))
+
+
+def _scopes(who: Principal, scope: str | None) -> list[str]:
+    if scope is None:
+        return list(who.read_scopes)
+    if not who.can_read(scope):
+        raise Forbidden(f"this key cannot read scope {scope!r}")
+    return [scope]
+
+
+def list_blocks(
+    app: App,
+    who: Principal,
+    *,
+    limit: int = 20,
+    offset: int = 0,
+    category: str | None = None,
+    scope: str | None = None,
+) -> list[dict[str, Any]]:
+    """Newest first; metadata only (no content) to keep listings light."""
+    with app.connection() as conn:
+        rows = conn.execute(
+            "SELECT id, scope, category, title, block_type, tags, sensitivity, is_archived, "
+            "guard_status, length(content) AS content_length, created_at, updated_at "
+            "FROM context_blocks WHERE scope = ANY(%s) AND (%s::text IS NULL OR category = %s) "
+            "ORDER BY updated_at DESC, id LIMIT %s OFFSET %s",
+            (_scopes(who, scope), category, category, limit, offset),
+        ).fetchall()
+    return [row_out(r) for r in rows]
+
+
+def block_stats(app: App, who: Principal) -> dict[str, Any]:
+    with app.connection() as conn:
+        total = conn.execute(
+            "SELECT count(*) AS blocks, count(*) FILTER (WHERE is_archived) AS archived, "
+            "count(DISTINCT category) AS categories, max(updated_at) AS last_write "
+            "FROM context_blocks WHERE scope = ANY(%s)",
+            (list(who.read_scopes),),
+        ).fetchone()
+        by_scope = conn.execute(
+            "SELECT scope, count(*) AS n FROM context_blocks WHERE scope = ANY(%s) "
+            "GROUP BY scope ORDER BY scope",
+            (list(who.read_scopes),),
+        ).fetchall()
+        by_type = conn.execute(
+            "SELECT block_type, count(*) AS n FROM context_blocks WHERE scope = ANY(%s) "
+            "GROUP BY block_type ORDER BY block_type",
+            (list(who.read_scopes),),
+        ).fetchall()
+    assert total is not None
+    return {
+        **total,
+        "by_scope": {r["scope"]: r["n"] for r in by_scope},
+        "by_type": {r["block_type"]: r["n"] for r in by_type},
+    }
+
+
+def block_categories(app: App, who: Principal, scope: str | None = None) -> list[dict[str, Any]]:
+    with app.connection() as conn:
+        rows = conn.execute(
+            "SELECT category, count(*) AS blocks, max(updated_at) AS last_write "
+            "FROM context_blocks WHERE scope = ANY(%s) GROUP BY category ORDER BY category",
+            (_scopes(who, scope),),
+        ).fetchall()
+    return list(rows)

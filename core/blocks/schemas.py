@@ -1,0 +1,144 @@
+"""Request and response shapes of the block operations, shared by the REST API, MCP tools and the
+CLI, and the text validators every request schema uses.
+
+These are SQLModel classes without ``table=True``: API schemas, kept apart from storage.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field, field_validator
+from sqlmodel import SQLModel
+
+Sensitivity = Literal["public", "internal", "personal", "credentials"]
+
+
+class Strict(SQLModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)  # type: ignore[assignment]
+
+
+def clean_text(value: str, what: str) -> str:
+    """NUL-free text (PostgreSQL text cannot hold NUL)."""
+    if "\x00" in value:
+        raise ValueError(f"{what} must not contain NUL characters")
+    return value
+
+
+def required_text(value: str, what: str) -> str:
+    """Stripped, NUL-free and not empty."""
+    value = clean_text(value, what).strip()
+    if not value:
+        raise ValueError(f"{what} must not be empty")
+    return value
+
+
+class StoreRequest(Strict):
+    title: str = Field(min_length=1, max_length=500)
+    content: str = Field(max_length=900_000)
+    category: str = Field(default="general", min_length=1, max_length=100)
+    scope: str | None = Field(default=None, description="Defaults to the key's home scope.")
+    block_type: str = Field(default="knowledge", max_length=50)
+    tags: list[str] = Field(default_factory=list, max_length=50)
+    # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
+    meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
+    sensitivity: Sensitivity | None = None
+    occurred_at: datetime | None = Field(
+        default=None, description="When the block's event happened (its own date), ISO 8601."
+    )
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str) -> str:
+        v = required_text(v, "title")
+        if "\n" in v or "\r" in v:
+            raise ValueError("title must be one line")
+        return v
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, v: str) -> str:
+        return clean_text(v, "content")
+
+    @field_validator("category")
+    @classmethod
+    def _category(cls, v: str) -> str:
+        return required_text(v, "category")
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, v: list[str]) -> list[str]:
+        out = []
+        for t in v:
+            t = clean_text(t, "tag").strip()
+            if not t or len(t) > 100:
+                raise ValueError("each tag must be 1-100 characters")
+            out.append(t)
+        return list(dict.fromkeys(out))
+
+
+class StoreResponse(SQLModel):
+    id: str
+    action: Literal["created", "updated"]
+    scope: str
+    category: str
+    title: str
+
+
+class SearchRequest(Strict):
+    query: str = Field(min_length=1, max_length=2000)
+    limit: int | None = Field(default=None, ge=1, le=100)
+    category: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    scopes: list[str] | None = Field(
+        default=None, description="Subset of the key's read scopes; default all of them."
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _query(cls, v: str) -> str:
+        return required_text(v, "query")
+
+
+class SearchHit(SQLModel):
+    id: str
+    title: str
+    category: str
+    scope: str
+    block_type: str
+    tags: list[str]
+    score: float
+    snippet: str
+    updated_at: datetime
+
+
+class SearchResponse(SQLModel):
+    results: list[SearchHit]
+    count: int
+
+
+class ManageRequest(Strict):
+    action: Literal["get", "delete", "list", "stats", "categories"]
+    id: str | None = Field(default=None, max_length=36)
+    limit: int = Field(default=20, ge=1, le=200)
+    offset: int = Field(default=0, ge=0)
+    category: str | None = None
+    scope: str | None = None
+
+
+class BlockOut(SQLModel):
+    id: str
+    scope: str
+    category: str
+    title: str
+    content: str
+    block_type: str
+    tags: list[str]
+    meta: dict[str, Any] = Field(alias="metadata")
+    sensitivity: str
+    is_archived: bool
+    guard_status: str
+    content_hash: str
+    created_at: datetime
+    updated_at: datetime

@@ -1,0 +1,140 @@
+"""Embedding generations: one embedding space (provider, model, dimensions, options) each.
+
+Exactly one generation is active and serves queries; a rebuild fills a second one in the
+background and switches when it is complete (``ctx.core.embed.rebuild``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from psycopg.types.json import Jsonb
+
+from ctx.core.embed.settings import configured_options
+from ctx.core.errors import CtxError
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from ctx.core.app import App
+
+log = logging.getLogger("ctx.embed")
+GENERATION_COLUMNS = "id, provider, model, dimensions, status, options"
+
+
+def generations(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    return conn.execute(
+        f"SELECT {GENERATION_COLUMNS}, created_at, activated_at "
+        "FROM context_embedding_generations ORDER BY id"
+    ).fetchall()
+
+
+def active_generation(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
+    return conn.execute(
+        f"SELECT {GENERATION_COLUMNS} FROM context_embedding_generations WHERE status = 'active'"
+    ).fetchone()
+
+
+def building_generation(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
+    return conn.execute(
+        f"SELECT {GENERATION_COLUMNS} FROM context_embedding_generations "
+        "WHERE status = 'building' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+
+
+def generation(conn: psycopg.Connection[Any], gen_id: int) -> dict[str, Any] | None:
+    return conn.execute(
+        f"SELECT {GENERATION_COLUMNS} FROM context_embedding_generations WHERE id = %s",
+        (gen_id,),
+    ).fetchone()
+
+
+def target_generations(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    """Where new vectors go: the active generation, and a building one during a rebuild."""
+    return [g for g in (active_generation(conn), building_generation(conn)) if g is not None]
+
+
+def create_generation(
+    app: App, provider: str, options: dict[str, Any], *, active: bool
+) -> dict[str, Any]:
+    """Record a new generation (probing the embedder for its model and dimensions)."""
+    emb = app.embedders.build(provider, options)
+    with app.connection() as conn:
+        row = conn.execute(
+            "INSERT INTO context_embedding_generations (provider, model, dimensions, status, "
+            "options, activated_at) VALUES (%s, %s, %s, %s, %s, "
+            f"CASE WHEN %s THEN now() END) RETURNING {GENERATION_COLUMNS}",
+            (
+                provider,
+                emb.model,
+                emb.dimensions,
+                "active" if active else "building",
+                Jsonb(options),
+                active,
+            ),
+        ).fetchone()
+        assert row is not None
+        conn.execute("SELECT ctx_embedding_index(p_generation => %s)", (row["id"],))
+    return dict(row)
+
+
+def ensure_active_generation(app: App) -> dict[str, Any] | None:
+    """Make sure a generation exists; the first start creates one from the settings.
+
+    Returns None (and logs) when the configured embedder cannot be built: ctx still serves the
+    text channels.
+    """
+    with app.connection() as conn:
+        gen = active_generation(conn)
+    if gen is not None:
+        return gen
+    provider, options = configured_options(app)
+    try:
+        return create_generation(app, provider, options, active=True)
+    except CtxError as exc:
+        log.warning("no embedding generation: %s", exc.message)
+        return None
+
+
+def switch_generation(conn: psycopg.Connection[Any], gen_id: int) -> None:
+    """Make ``gen_id`` active in one transaction; the previous generation and its rows go."""
+    old = active_generation(conn)
+    if old is not None:
+        conn.execute(
+            "UPDATE context_embedding_generations SET status = 'retired' WHERE id = %s",
+            (old["id"],),
+        )
+    conn.execute(
+        "UPDATE context_embedding_generations SET status = 'active', activated_at = now() "
+        "WHERE id = %s",
+        (gen_id,),
+    )
+    if old is not None:
+        conn.execute(f"DROP INDEX IF EXISTS context_block_embeddings_hnsw_{int(old['id'])}")
+        conn.execute("DELETE FROM context_embedding_generations WHERE id = %s", (old["id"],))
+
+
+def status(app: App) -> dict[str, Any]:
+    """Generations with how many blocks each holds, and the embed jobs still pending."""
+    with app.connection() as conn:
+        total = conn.execute(
+            "SELECT count(*) AS n FROM context_blocks b JOIN context_block_types t "
+            "ON t.name = b.block_type WHERE t.embed"
+        ).fetchone()
+        gens = generations(conn)
+        counts = {
+            r["generation"]: r["n"]
+            for r in conn.execute(
+                "SELECT generation, count(*) AS n FROM context_block_embeddings GROUP BY generation"
+            ).fetchall()
+        }
+        pending = conn.execute(
+            "SELECT status, count(*) AS n FROM context_jobs WHERE kind = 'embed' GROUP BY status"
+        ).fetchall()
+    assert total is not None
+    return {
+        "embeddable_blocks": total["n"],
+        "generations": [{**g, "embedded": counts.get(g["id"], 0)} for g in gens],
+        "embed_jobs": {r["status"]: r["n"] for r in pending},
+    }

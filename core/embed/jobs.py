@@ -1,0 +1,121 @@
+"""Embed jobs: ``store`` queues one per changed block; a worker (or the next query of the same
+caller, inline) embeds them in batches into every target generation.
+
+Writes never wait for a model. A failing embedder puts the jobs back with backoff; the blocks stay
+stored and findable through the text channels.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ctx.core.embed.generations import target_generations
+from ctx.core.errors import CtxError, EmbeddingError
+from ctx.core.runtime import Job, JobHandler, claim_for_scopes, run_batch
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from ctx.core.app import App
+
+log = logging.getLogger("ctx.embed")
+KIND = "embed"
+MAX_TEXT_CHARS = 4000  # models truncate at 256-512 tokens; sending more only costs time
+INLINE_LIMIT = 256  # blocks a query embeds inline before it answers
+BATCH = 64
+
+
+def block_text(title: str, content: str) -> str:
+    return (title.strip() + "\n\n" + content.strip())[:MAX_TEXT_CHARS]
+
+
+def vector_literal(vec: np.ndarray) -> str:
+    return "[" + ",".join(f"{float(x):.6g}" for x in vec) + "]"
+
+
+def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) -> int:
+    """Embed the given blocks into the active (and a building) generation; return rows written."""
+    if not block_ids:
+        return 0
+    rows = conn.execute(
+        "SELECT b.id, b.title, b.content, b.content_hash FROM context_blocks b "
+        "JOIN context_block_types t ON t.name = b.block_type "
+        "WHERE b.id = ANY(%s) AND t.embed",
+        (block_ids,),
+    ).fetchall()
+    if not rows:
+        return 0
+    written = 0
+    texts = [block_text(r["title"], r["content"]) for r in rows]
+    for gen in target_generations(conn):
+        try:
+            vecs = app.embedders.for_generation(gen).embed_documents(texts)
+            if vecs.shape != (len(rows), gen["dimensions"]):
+                raise EmbeddingError(
+                    f"embedder returned shape {vecs.shape}, generation {gen['id']} expects "
+                    f"{gen['dimensions']} dimensions"
+                )
+        except Exception as exc:
+            if gen["status"] == "active":
+                raise
+            # A broken rebuild must not keep blocks out of the generation that serves
+            # queries; drop stale rows so the rebuild's own fill embeds these blocks again.
+            msg = exc.message if isinstance(exc, CtxError) else repr(exc)
+            log.warning("embedding into building generation %s failed: %s", gen["id"], msg)
+            conn.execute(
+                "DELETE FROM context_block_embeddings WHERE generation = %s AND block_id = ANY(%s)",
+                (gen["id"], [r["id"] for r in rows]),
+            )
+            continue
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
+                "embedding) VALUES (%s, %s, %s, %s::halfvec) ON CONFLICT (block_id, generation) "
+                "DO UPDATE SET embedding = EXCLUDED.embedding, "
+                "content_hash = EXCLUDED.content_hash, created_at = now()",
+                [
+                    (r["id"], gen["id"], r["content_hash"], vector_literal(v))
+                    for r, v in zip(rows, vecs, strict=True)
+                ],
+            )
+        written += len(rows)
+    return written
+
+
+def handle_embed_jobs(app: App, jobs: list[Job]) -> None:
+    with app.connection() as conn:
+        embed_blocks(app, conn, [str(j.payload["block_id"]) for j in jobs])
+
+
+EMBED_JOBS = JobHandler(
+    KIND, handle_embed_jobs, batch_size=BATCH, description="embed changed blocks"
+)
+
+
+def embed_pending(app: App, scopes: list[str]) -> int:
+    """The query's inline path: embed the caller's queued blocks before answering.
+
+    Stops after ``INLINE_LIMIT`` blocks: after a bulk import the worker catches up and the text
+    channels find the rest meanwhile. Blocks a worker is embedding right now are embedded here
+    too (the upsert is idempotent) rather than answered without. Returns the jobs done.
+    """
+    with app.connection() as conn:
+        held = conn.execute(
+            "SELECT j.payload->>'block_id' AS id FROM context_jobs j "
+            "JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
+            "WHERE j.kind = %s AND j.status = 'running' AND b.scope = ANY(%s) LIMIT 256",
+            (KIND, scopes),
+        ).fetchall()
+        if held:
+            embed_blocks(app, conn, [r["id"] for r in held])
+    done = 0
+    while done < INLINE_LIMIT:
+        with app.connection() as conn:
+            claimed = claim_for_scopes(conn, KIND, scopes, BATCH)
+        done += run_batch(app, EMBED_JOBS, claimed)
+        if len(claimed) < BATCH:
+            break
+    return done

@@ -1,0 +1,65 @@
+"""The ``embed.*`` settings, and the embedder they configure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.runtime import Setting
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+SETTINGS = [
+    Setting(
+        "embed.provider",
+        str,
+        "e5",
+        "Embedder for new generations: e5 (multilingual, local), minilm (local), openai.",
+        hot=False,
+    ),
+    Setting(
+        "embed.base_url", str, "", "Base URL of an OpenAI-compatible embeddings server.", hot=False
+    ),
+    Setting("embed.model", str, "", "Model name sent to an embeddings server.", hot=False),
+    Setting(
+        "embed.dimensions",
+        int,
+        0,
+        "Matryoshka truncation to this many dimensions (0: the model's own).",
+        hot=False,
+        minimum=0,
+        maximum=4000,
+    ),
+    Setting(
+        "embed.query_prefix",
+        str,
+        "",
+        "Instruction prefix for queries (server embedders).",
+        hot=False,
+    ),
+    Setting(
+        "embed.document_prefix",
+        str,
+        "",
+        "Instruction prefix for documents (server embedders).",
+        hot=False,
+    ),
+    Setting(
+        "embed.api_key", str, "", "Bearer token for the embeddings server (env only).", hot=False
+    ),
+    Setting("embed.batch_size", int, 64, "Texts per embedding call.", minimum=1, maximum=2048),
+]
+
+
+def configured_options(app: App) -> tuple[str, dict[str, Any]]:
+    """The embedder the settings ask for: provider name and its non-secret options."""
+    provider = str(app.settings["embed.provider"])
+    options: dict[str, Any] = {"batch_size": int(app.settings["embed.batch_size"])}
+    for key in ("base_url", "model", "query_prefix", "document_prefix"):
+        value = app.settings[f"embed.{key}"]
+        if value:
+            options[key] = value
+    dims = int(app.settings["embed.dimensions"])
+    if dims:
+        options["dimensions"] = dims
+    return provider, options

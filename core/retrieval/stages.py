@@ -1,0 +1,143 @@
+"""The built-in stages of the query path, in order:
+
+scopes → language → temporal → embed → candidates → gravity → thresholds → trim → sources
+
+``embed`` calls a model and is fail-open: when the embedder fails, the text channels still answer
+and the response carries a warning. The coming stages (translation, graph expansion, rerank, the
+supersedes filter, synthesis) are inserted by name.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ctx.core.embed import active_generation, embed_pending, vector_literal
+from ctx.core.errors import CtxError
+from ctx.core.retrieval.candidates import Candidate, by_score, explain_candidate
+from ctx.core.retrieval.confidence import LOW_CONFIDENCE, NOTHING_FOUND, classify, threshold_scale
+from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
+from ctx.core.retrieval.language import detect_german
+from ctx.core.retrieval.pipeline import QueryRun, QueryStage
+from ctx.core.retrieval.sources import fetch_sources
+from ctx.core.temporal import date_query, extract_pending, gravity_factors
+
+log = logging.getLogger("ctx.retrieval")
+
+
+def _message(exc: Exception) -> str:
+    return exc.message if isinstance(exc, CtxError) else str(exc)
+
+
+def scopes(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """The scopes this query reads: those asked for (each must be readable) or all readable."""
+    q.scopes = q.who.scopes_for(q.request.scopes)
+    q.note(scopes=q.scopes)
+    return candidates
+
+
+def language(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """Guess whether the query is German (informational: both full-text channels always run)."""
+    q.language = detect_german(q.request.query).as_dict()
+    return candidates
+
+
+def temporal(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """Resolve the time the query names; extract the caller's pending blocks first if it does."""
+    q.temporal = q.app.temporal_parser.parse(q.request.query, now=q.request.now)
+    if q.temporal.matched:
+        q.note(matcher=q.temporal.matcher, extracted_inline=extract_pending(q.app, q.scopes))
+    return candidates
+
+
+def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """Embed the caller's pending blocks and the query with the active generation's model."""
+    with q.app.connection() as conn:
+        q.generation = active_generation(conn)
+    if q.generation is None:
+        q.warn("no embedding generation: dense channel skipped")
+        return candidates
+    if q.weights["dense"] <= 0:
+        return candidates
+    try:
+        q.note(embedded_inline=embed_pending(q.app, q.scopes))
+    except Exception as exc:
+        q.warn(f"embedding pending blocks failed ({_message(exc)}); they are found by text")
+    try:
+        vector = q.app.embedders.for_generation(q.generation).embed_query(q.request.query)
+        q.embedding = vector_literal(vector)
+    except Exception as exc:
+        log.warning("query embedding failed: %s", _message(exc))
+        q.warn(f"query embedding failed ({_message(exc)}); dense channel skipped")
+    return candidates
+
+
+def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """Weighted RRF over every channel in one SQL call (``ctx_rrf``)."""
+    req = q.request
+    return fuse(
+        q.app,
+        query=req.query,
+        scopes=q.scopes,
+        weights=q.weights,
+        embedding=q.embedding,
+        generation=q.generation,
+        category=req.category,
+        tags=req.tags,
+        exclude_ids=req.exclude_ids,
+        exclude_types=req.exclude_types,
+        date_query=date_query(q.temporal),
+    )
+
+
+def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """Pull blocks dated near the time the query names forward (linear and cyclic gravity)."""
+    if not candidates or not q.temporal.matched or not q.app.settings["query.temporal_gravity"]:
+        return candidates
+    factors = gravity_factors(q.app, [c.block_id for c in candidates], q.temporal)
+    for c in candidates:
+        c.rescore("gravity", factors[c.block_id])
+    q.note(pulled=sum(1 for f in factors.values() if f > 1.0))
+    return by_score(candidates)
+
+
+def thresholds(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """The confidence class from the best score; drop what falls under the floor."""
+    s = q.app.settings
+    q.considered = len(candidates)
+    best = candidates[0].score if candidates else 0.0
+    scale = threshold_scale(int(s["query.rrf_k"]))
+    floor = float(s["query.score_threshold"]) * scale
+    q.confidence = classify(best, float(s["query.confident_threshold"]) * scale, floor)
+    q.note(best=round(best, 6), floor=round(floor, 6))
+    if q.confidence == NOTHING_FOUND:
+        return []
+    kept = [c for c in candidates if c.score >= floor]
+    return kept[:2] if q.confidence == LOW_CONFIDENCE else kept
+
+
+def trim(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """At most ``limit`` candidates (default ``query.default_limit``)."""
+    return candidates[: q.request.limit or int(q.app.settings["query.default_limit"])]
+
+
+def sources(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """The blocks behind the candidates, with snippets; per channel ranks with ``explain``."""
+    q.sources = fetch_sources(q.app, candidates, q.request.query)
+    if q.request.explain:
+        by_id = {c.block_id: c for c in candidates}
+        for source in q.sources:
+            source["channels"] = explain_candidate(by_id[source["id"]], SCORE_LABELS)
+    return candidates
+
+
+BUILTIN_STAGES: tuple[QueryStage, ...] = (
+    QueryStage("scopes", scopes, description=scopes.__doc__ or ""),
+    QueryStage("language", language, description=language.__doc__ or ""),
+    QueryStage("temporal", temporal, description=temporal.__doc__ or ""),
+    QueryStage("embed", embed, fail_open=True, description=embed.__doc__ or ""),
+    QueryStage("candidates", fusion, description=fusion.__doc__ or ""),
+    QueryStage("gravity", gravity, description=gravity.__doc__ or ""),
+    QueryStage("thresholds", thresholds, description=thresholds.__doc__ or ""),
+    QueryStage("trim", trim, description=trim.__doc__ or ""),
+    QueryStage("sources", sources, description=sources.__doc__ or ""),
+)

@@ -1,0 +1,80 @@
+"""The runtime: plugin host, database, migrations, settings, job queue, worker, listener, logging.
+
+Everything a ctx process needs before any capability does its work. Other capabilities import
+from here (``from ctx.core.runtime import enqueue, Setting``), never from the modules behind it.
+"""
+
+from ctx.core.runtime.async_bridge import AsyncBridge
+from ctx.core.runtime.db import Database, default_home, ensure_database, redact
+from ctx.core.runtime.doctor import diagnose
+from ctx.core.runtime.jobs import (
+    Job,
+    JobHandler,
+    JobOutcome,
+    claim,
+    claim_for_scopes,
+    counts,
+    drain,
+    enqueue,
+    fail,
+    finish,
+    job_handlers,
+    requeue,
+    run_batch,
+    run_kind,
+)
+from ctx.core.runtime.listener import Listener
+from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
+from ctx.core.runtime.migrate import apply_migrations, migration_status
+from ctx.core.runtime.plugin_host import (
+    CORE_PLUGINS,
+    DEFAULT_PLUGINS,
+    PluginHost,
+    PluginInfo,
+    Registration,
+    unique_by_name,
+)
+from ctx.core.runtime.setting_writes import set_setting, unset_setting
+from ctx.core.runtime.settings import Registry, Setting, SettingCheck, Settings
+from ctx.core.runtime.worker import Worker
+
+__all__ = [
+    "CORE_PLUGINS",
+    "DEFAULT_PLUGINS",
+    "AsyncBridge",
+    "Database",
+    "Job",
+    "JobHandler",
+    "JobOutcome",
+    "JsonLogFormatter",
+    "Listener",
+    "PluginHost",
+    "PluginInfo",
+    "Registration",
+    "Registry",
+    "Setting",
+    "SettingCheck",
+    "Settings",
+    "Worker",
+    "apply_migrations",
+    "claim",
+    "claim_for_scopes",
+    "configure_logging",
+    "counts",
+    "default_home",
+    "diagnose",
+    "drain",
+    "enqueue",
+    "ensure_database",
+    "fail",
+    "finish",
+    "job_handlers",
+    "migration_status",
+    "redact",
+    "requeue",
+    "run_batch",
+    "run_kind",
+    "set_setting",
+    "unique_by_name",
+    "unset_setting",
+]

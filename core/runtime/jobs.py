@@ -1,0 +1,218 @@
+"""The job queue: rows in ``context_jobs`` claimed with ``FOR UPDATE SKIP LOCKED``.
+
+Jobs are idempotent; a failing job is retried with exponential backoff and quarantined after
+``jobs.max_attempts`` attempts so one poison row never blocks the queue. Which kinds exist is up to
+the plugins: each registers a ``JobHandler`` (``register_job_handlers``), and every worker claims
+jobs of every registered kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from ctx.core.errors import CtxError, PluginError
+from ctx.core.runtime.plugin_host import PluginHost, unique_by_name
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+STALE_AFTER = "15 minutes"  # a job running longer than this is presumed abandoned
+KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """What a handler hands back besides success: jobs to put back without counting an attempt
+    (work done in steps, such as a rebuild)."""
+
+    requeue: tuple[int, ...] = ()
+
+
+JobHandle = Callable[["App", list[Job]], "JobOutcome | None"]
+
+
+@dataclass(frozen=True)
+class JobHandler:
+    """Does the jobs of one kind. ``handle(app, jobs)`` runs a claimed batch: returning (``None``
+    or a ``JobOutcome``) finishes them, raising puts them all back with backoff."""
+
+    kind: str
+    handle: JobHandle
+    batch_size: int = 64
+    description: str = ""
+
+
+def enqueue(
+    conn: psycopg.Connection[Any],
+    kind: str,
+    payload: dict[str, Any],
+    dedupe_key: str | None = None,
+) -> None:
+    """Queue a job in the caller's transaction; a queued duplicate (same dedupe key) is a no-op."""
+    conn.execute(
+        "INSERT INTO context_jobs (kind, payload, dedupe_key) VALUES (%s, %s, %s) "
+        "ON CONFLICT (kind, dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL "
+        "DO NOTHING",
+        (kind, Jsonb(payload), dedupe_key),
+    )
+
+
+def _jobs(rows: list[dict[str, Any]]) -> list[Job]:
+    return [Job(r["id"], r["kind"], dict(r["payload"] or {}), r["attempts"]) for r in rows]
+
+
+def claim(conn: psycopg.Connection[Any], kind: str, limit: int) -> list[Job]:
+    """Claim up to ``limit`` ready jobs of one kind; other workers skip the locked rows."""
+    rows = conn.execute(
+        """
+        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
+         WHERE id IN (SELECT id FROM context_jobs
+                       WHERE kind = %s AND run_after <= now()
+                         AND (status = 'queued'
+                              -- a worker that died mid-job leaves it 'running': take it back
+                              OR (status = 'running' AND locked_at < now() - %s::interval))
+                       ORDER BY run_after, id
+                       LIMIT %s FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts
+        """,
+        (kind, STALE_AFTER, limit),
+    ).fetchall()
+    return _jobs(rows)
+
+
+def claim_for_scopes(
+    conn: psycopg.Connection[Any], kind: str, scopes: list[str], limit: int
+) -> list[Job]:
+    """Claim queued block jobs whose block lives in one of ``scopes`` (the query's inline path)."""
+    rows = conn.execute(
+        """
+        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
+         WHERE id IN (SELECT j.id FROM context_jobs j
+                        JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
+                       WHERE j.kind = %s AND j.status = 'queued' AND j.run_after <= now()
+                         AND b.scope = ANY(%s)
+                       ORDER BY j.id
+                       LIMIT %s FOR UPDATE OF j SKIP LOCKED)
+        RETURNING id, kind, payload, attempts
+        """,
+        (kind, scopes, limit),
+    ).fetchall()
+    return _jobs(rows)
+
+
+def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
+    """Done jobs are deleted: the write log is the audit trail, the queue stays small."""
+    if job_ids:
+        conn.execute("DELETE FROM context_jobs WHERE id = ANY(%s)", (job_ids,))
+
+
+def requeue(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
+    """Hand jobs back for a later step, without counting the attempt."""
+    if job_ids:
+        conn.execute(
+            "UPDATE context_jobs SET status = 'queued', locked_at = NULL, attempts = 0 "
+            "WHERE id = ANY(%s)",
+            (job_ids,),
+        )
+
+
+def fail(conn: psycopg.Connection[Any], job_id: int, error: str, max_attempts: int) -> None:
+    """Put a job back with backoff (2^attempts seconds), or quarantine it when out of attempts."""
+    conn.execute(
+        """
+        UPDATE context_jobs
+           SET status = CASE WHEN attempts >= %s THEN 'quarantined' ELSE 'queued' END,
+               run_after = now() + make_interval(secs => power(2, least(attempts, 12))),
+               locked_at = NULL, last_error = %s
+         WHERE id = %s
+        """,
+        (max_attempts, error[:2000], job_id),
+    )
+
+
+def counts(conn: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:
+    rows = conn.execute(
+        "SELECT kind, status, count(*) AS n FROM context_jobs GROUP BY kind, status"
+    ).fetchall()
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        out.setdefault(r["kind"], {})[r["status"]] = r["n"]
+    return out
+
+
+def run_batch(app: App, handler: JobHandler, claimed: list[Job]) -> int:
+    """Run claimed jobs through their handler and settle them; return how many were done.
+
+    Success finishes every job the handler did not hand back. An exception puts every claimed job
+    back with backoff (quarantine after ``jobs.max_attempts``) and is re-raised for the caller to
+    report.
+    """
+    if not claimed:
+        return 0
+    try:
+        outcome = handler.handle(app, claimed)
+    except Exception as exc:
+        message = exc.message if isinstance(exc, CtxError) else repr(exc)
+        with app.connection() as conn:
+            for job in claimed:
+                fail(conn, job.id, message, int(app.settings["jobs.max_attempts"]))
+        raise
+    back = set(outcome.requeue) if outcome else set()
+    with app.connection() as conn:
+        finish(conn, [j.id for j in claimed if j.id not in back])
+        requeue(conn, [j.id for j in claimed if j.id in back])
+    return len(claimed)
+
+
+def run_kind(app: App, handler: JobHandler, batch: int | None = None) -> int:
+    """Claim one batch of ``handler.kind`` (``batch`` or the handler's size) and run it; return
+    how many jobs were done."""
+    with app.connection() as conn:
+        claimed = claim(conn, handler.kind, batch or handler.batch_size)
+    return run_batch(app, handler, claimed)
+
+
+def drain(app: App, kind: str, batch: int | None = None) -> int:
+    """Run jobs of one kind until none is ready (tests, benchmarks, the CLI's foreground work)."""
+    handler = app.job_handlers[kind]
+    size = batch or handler.batch_size
+    done = 0
+    while True:
+        did = run_kind(app, handler, size)
+        done += did
+        if did < size:
+            return done
+
+
+def job_handlers(host: PluginHost) -> dict[str, JobHandler]:
+    """Every registered handler by kind; malformed or duplicate registrations stop start-up."""
+    regs = host.registrations("register_job_handlers")
+    problems = []
+    for reg in regs:
+        handler = reg.args[0] if len(reg.args) == 1 and not reg.kwargs else None
+        if not isinstance(handler, JobHandler):
+            problems.append(f"plugin {reg.plugin} must call register(JobHandler(...))")
+        elif not handler.kind or not set(handler.kind) <= KIND_CHARS:
+            problems.append(f"plugin {reg.plugin} registered an invalid job kind {handler.kind!r}")
+        elif not callable(handler.handle) or handler.batch_size < 1:
+            problems.append(
+                f"plugin {reg.plugin}: job kind {handler.kind!r} needs a callable "
+                "handle and a batch size of at least 1"
+            )
+    if problems:
+        raise PluginError("; ".join(problems))
+    by_kind = unique_by_name(regs, lambda r: r.args[0].kind, "job kind")
+    return {kind: reg.args[0] for kind, reg in by_kind.items()}

@@ -1,0 +1,52 @@
+"""Temporal ranking at query time: the date channel's query and gravity over the candidates.
+
+A parsed temporal expression feeds the date channel of ``ctx_rrf``; after fusion, linear and
+cyclic gravity multiply the candidates' scores by the pull of their content times.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import date
+from typing import TYPE_CHECKING
+
+from ctx.core.temporal.fts import fts_terms
+from ctx.core.temporal.gravity import GravityQuery
+from ctx.core.temporal.indexing import date_token
+from ctx.core.temporal.types import TemporalResult
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+
+def date_query(result: TemporalResult) -> str | None:
+    """The date channel's tsquery ('d20260323 | m202603'), or None when nothing resolved."""
+    if not result.matched:
+        return None
+    terms = fts_terms(result.days(limit=3660))
+    return " | ".join(date_token(t) for t in terms) or None
+
+
+def gravity_factors(app: App, block_ids: Sequence[str], result: TemporalResult) -> dict[str, float]:
+    """Each block's gravity toward the time ``result`` names: 1.0 (no pull) to 1.30.
+
+    Blocks without content times get 1.0, so undated blocks stay where fusion put them.
+    """
+    if not block_ids or not result.matched:
+        return dict.fromkeys(block_ids, 1.0)
+    gq = GravityQuery.from_result(result)
+    with app.connection() as conn:
+        found = conn.execute(
+            "SELECT block_id::text AS block_id, source_date, dimension, value "
+            "FROM context_temporal WHERE block_id = ANY(%s::uuid[])",
+            (list(block_ids),),
+        ).fetchall()
+    per_block: dict[str, dict[date, dict[str, float]]] = defaultdict(dict)
+    for f in found:
+        per_block[f["block_id"]].setdefault(f["source_date"], {})[f["dimension"]] = f["value"]
+    out = {}
+    for block_id in block_ids:
+        dims = per_block.get(block_id)
+        out[block_id] = gq.factor(list(dims), list(dims.values())) if dims else 1.0
+    return out

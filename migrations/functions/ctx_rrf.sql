@@ -1,0 +1,161 @@
+-- Weighted Reciprocal Rank Fusion in one statement over five channels: dense cosine (one
+-- embedding generation), English full text, German full text, trigram title similarity and, when
+-- the query resolved to dates, a date channel (ISO days and months as tokens). Each channel adds
+-- weight / (k + rank); the sum is multiplied by the block's mass factor and its type's retrieval
+-- factor.
+--
+-- Every channel reads its own index (HNSW, GIN) with the filters (scopes, archive, excluded types,
+-- category, tags, excluded ids) inside it, so no channel returns a block the caller may not read
+-- and none scans the whole table. A weight of 0 switches a channel off.
+--
+-- Called with named arguments only, and every argument is required: the values come from
+-- settings (ctx.core.retrieval), so nothing here can drift from them.
+DROP FUNCTION IF EXISTS ctx_rrf;
+
+CREATE FUNCTION ctx_rrf(
+    p_query              text,
+    p_embedding          text,       -- '[…]' literal of the query vector, or NULL: no dense channel
+    p_generation         integer,
+    p_dims               integer,
+    p_scopes             text[],
+    p_category           text,       -- NULL: any
+    p_tags               text[],     -- every one must be present
+    p_exclude_ids        uuid[],
+    p_exclude_types      text[],
+    p_k                  integer,
+    p_result_limit       integer,
+    p_weight_dense       real,
+    p_weight_fts_en      real,
+    p_weight_fts_de      real,
+    p_weight_trigram     real,
+    p_weight_dates       real,
+    p_limit_dense        integer,
+    p_limit_fts_en       integer,
+    p_limit_fts_de       integer,
+    p_limit_trigram      integer,
+    p_limit_dates        integer,
+    p_trigram_threshold  real,
+    p_date_query         text,       -- 'd20260323 | m202603', or NULL: no date channel
+    p_common_cutoff      real,
+    p_cutoff_min_blocks  real
+) RETURNS TABLE (
+    block_id       uuid,
+    score          double precision,
+    dense_rank     integer,
+    fts_en_rank    integer,
+    fts_de_rank    integer,
+    trigram_rank   integer,
+    dates_rank     integer,
+    dense_score    real,
+    fts_en_score   real,
+    fts_de_score   real,
+    trigram_score  real
+)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    excluded   text[];
+    q_en       tsquery;
+    q_de       tsquery;
+    q_dates    tsquery;
+    content_words text;
+    w          real[] := ARRAY[p_weight_dense, p_weight_fts_en, p_weight_fts_de, p_weight_trigram,
+                               p_weight_dates];
+    filters    constant text :=
+        'b.scope = ANY($3) AND NOT b.is_archived AND NOT (b.block_type = ANY($6)) '
+        'AND ($4::text IS NULL OR b.category = $4) AND b.tags @> $5 AND NOT (b.id = ANY($8))';
+    dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
+BEGIN
+    PERFORM set_config('hnsw.ef_search', greatest(40, p_limit_dense * 2)::text, true);
+    -- the `%` operator of the trigram channel reads its threshold from this setting
+    PERFORM set_config('pg_trgm.similarity_threshold', p_trigram_threshold::text, true);
+    PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
+    excluded := coalesce(p_exclude_types, '{}') || ARRAY(
+        SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
+    -- The query without English stopwords: the German channel would otherwise match German
+    -- text through "we", "do", "how", and the title channel would compare every title that
+    -- shares a trigram with "the".
+    content_words := (SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
+                       WHERE lexemes IS NOT NULL AND lexemes <> '{}');
+    q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query(
+                'english', p_query, 'ts_en', p_common_cutoff, p_cutoff_min_blocks) END;
+    q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query(
+                'german', content_words, 'ts_de', p_common_cutoff, p_cutoff_min_blocks) END;
+    q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
+                    THEN to_tsquery('simple', p_date_query) END;
+
+    IF p_embedding IS NOT NULL AND p_generation IS NOT NULL AND w[1] > 0 THEN
+        dense_sql := format($d$
+            SELECT id, sim, row_number() OVER (ORDER BY dist, id) AS rnk FROM (
+                SELECT e.block_id AS id,
+                       (e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
+                       (1 - (e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
+                  FROM context_block_embeddings e
+                  JOIN context_blocks b ON b.id = e.block_id
+                 WHERE e.generation = %2$s AND %3$s
+                 ORDER BY e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)
+                 LIMIT $7) d$d$, p_dims, p_generation, filters);
+    END IF;
+
+    RETURN QUERY EXECUTE format($q$
+        WITH dense AS (%1$s),
+        en AS (
+            SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, ts_rank_cd(b.ts_en, $15)::real AS s
+                  FROM context_blocks b
+                 WHERE $15 IS NOT NULL AND b.ts_en @@ $15 AND %2$s
+                 ORDER BY 2 DESC LIMIT $9) x
+        ),
+        de AS (
+            SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, ts_rank_cd(b.ts_de, $16)::real AS s
+                  FROM context_blocks b
+                 WHERE $16 IS NOT NULL AND b.ts_de @@ $16 AND %2$s
+                 ORDER BY 2 DESC LIMIT $10) x
+        ),
+        trgm AS (
+            SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, similarity(b.title, $17)::real AS s
+                  FROM context_blocks b
+                 WHERE $12[4] > 0 AND b.title %% $17 AND %2$s
+                 ORDER BY 2 DESC
+                 LIMIT $11) x
+        ),
+        dated AS (
+            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+                SELECT b.id, ts_rank_cd(b.ts_dates, $18)::real AS s
+                  FROM context_blocks b
+                 WHERE $18 IS NOT NULL AND b.ts_dates @@ $18 AND %2$s
+                 ORDER BY 2 DESC LIMIT $19) x
+        ),
+        fused AS (
+            SELECT coalesce(dense.id, en.id, de.id, trgm.id, dated.id) AS id,
+                   coalesce($12[1] / ($13 + dense.rnk), 0)
+                 + coalesce($12[2] / ($13 + en.rnk), 0)
+                 + coalesce($12[3] / ($13 + de.rnk), 0)
+                 + coalesce($12[4] / ($13 + trgm.rnk), 0)
+                 + coalesce($12[5] / ($13 + dated.rnk), 0) AS raw,
+                   dense.rnk AS d_rnk, en.rnk AS e_rnk, de.rnk AS g_rnk, trgm.rnk AS t_rnk,
+                   dated.rnk AS x_rnk,
+                   dense.sim AS d_sim, en.s AS e_s, de.s AS g_s, trgm.s AS t_s
+              FROM dense
+              FULL OUTER JOIN en ON en.id = dense.id
+              FULL OUTER JOIN de ON de.id = coalesce(dense.id, en.id)
+              FULL OUTER JOIN trgm ON trgm.id = coalesce(dense.id, en.id, de.id)
+              FULL OUTER JOIN dated ON dated.id = coalesce(dense.id, en.id, de.id, trgm.id)
+        )
+        SELECT f.id,
+               (f.raw * b.time_mass * CASE WHEN t.retrieval_policy = 'normal' THEN 1.0
+                                           ELSE t.retrieval_factor END)::double precision,
+               f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, f.x_rnk::int,
+               f.d_sim, f.e_s, f.g_s, f.t_s
+          FROM fused f
+          JOIN context_blocks b ON b.id = f.id
+          JOIN context_block_types t ON t.name = b.block_type
+         ORDER BY 2 DESC, f.id
+         LIMIT $14
+    $q$, dense_sql, filters)
+    USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
+          p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
+          p_limit_trigram, w, p_k::double precision, p_result_limit, q_en, q_de, content_words,
+          q_dates, p_limit_dates;
+END $$;

@@ -1,0 +1,71 @@
+"""The CLI root: plugin commands, duplicate names, exit codes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import typer
+
+from ctx.core import App, PluginError, hookimpl
+from ctx.core.cli import build_cli, run
+
+
+class Adds:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @hookimpl
+    def register_commands(self, cli: Any) -> None:
+        def command() -> None:
+            typer.echo("hi")
+
+        cli.command(self.name)(command)
+
+
+def app_with(*plugins: tuple[str, object], builtins: tuple[str, ...] = ()) -> App:
+    app = App(builtins=builtins, load_entry_points=False, environ={})
+    for name, plugin in plugins:
+        app.host.register(plugin, name)
+    return app
+
+
+def _names(cli: typer.Typer) -> list[str]:
+    return [c.name or c.callback.__name__ for c in cli.registered_commands if c.callback]
+
+
+def test_a_plugin_command_is_added() -> None:
+    assert "greet" in _names(build_cli(app_with(("greeter", Adds("greet")))))
+
+
+def test_serve_comes_from_the_server_plugin() -> None:
+    """The core registers no server command; the UI adds ``serve`` like any plugin."""
+    assert "serve" not in _names(build_cli(app_with()))
+    assert "serve" in _names(build_cli(app_with(builtins=("server",))))
+
+
+@pytest.mark.parametrize(
+    ("plugins", "message"),
+    [
+        ([("clash", Adds("search"))], "'search' registered twice: by ctx and by clash"),
+        ([("one", Adds("x")), ("two", Adds("x"))], "'x' registered twice: by one and by two"),
+    ],
+)
+def test_duplicate_command_names_stop_with_both_owners(
+    plugins: list[tuple[str, object]], message: str
+) -> None:
+    with pytest.raises(PluginError) as err:
+        build_cli(app_with(*plugins))
+    assert message in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [(["no-such-command"], 2), (["keys", "create"], 2), (["--help"], 0)],
+)
+def test_exit_codes(argv: list[str], code: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(argv) == code
+    out: Callable[[], Any] = capsys.readouterr
+    captured = out()
+    assert "Traceback" not in captured.err

@@ -1,0 +1,207 @@
+"""Bad input gets a clear 4xx JSON answer and changes nothing; hostile text is stored verbatim."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ctx.core import App
+
+
+class Probe:
+    """A client with a key, plus a fingerprint of every table a write could touch."""
+
+    def __init__(self, app: App, keys: Any, client: Any) -> None:
+        self.app = app
+        self.client = client
+        self.headers = {"X-Context-Key": keys.make("alpha")}
+
+    def post(self, path: str, **kwargs: Any) -> Any:
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        return self.client.post(path, headers=headers, **kwargs)
+
+    def state(self) -> dict[str, Any]:
+        with self.app.connection() as conn:
+            return {
+                "blocks": conn.execute(
+                    "SELECT id, title, content, updated_at FROM context_blocks ORDER BY id"
+                ).fetchall(),
+                "log": conn.execute("SELECT count(*) AS n FROM context_write_log").fetchone(),
+                "jobs": conn.execute("SELECT count(*) AS n FROM context_jobs").fetchone(),
+            }
+
+
+@pytest.fixture
+def probe(app: App, keys: Any, client: Any) -> Iterator[Probe]:
+    p = Probe(app, keys, client)
+    r = p.post("/api/store", json={"title": "Existing", "content": "keep me"})
+    assert r.status_code == 200
+    before = p.state()
+    yield p
+    assert p.state() == before, "a refused request changed the database"
+
+
+def _assert_clear_error(r: Any, status: int, *words: str) -> None:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["error"] and body["request_id"] == r.headers["x-request-id"]
+    for word in words:
+        assert word in body["message"], (word, body["message"])
+
+
+def test_malformed_store_fields_are_refused(probe: Probe) -> None:
+    ok = {"title": "Existing", "content": "replacement"}
+    cases: list[tuple[Any, str]] = [
+        ({}, "title"),
+        ({"title": "Existing"}, "content"),
+        ({"content": "c"}, "title"),
+        ({**ok, "title": 5}, "title"),
+        ({**ok, "title": None}, "title"),
+        ({**ok, "content": ["a"]}, "content"),
+        ({**ok, "title": ""}, "title"),
+        ({**ok, "title": "   "}, "title: title must not be empty"),
+        ({**ok, "title": "two\nlines"}, "one line"),
+        ({**ok, "title": "x" * 501}, "title"),
+        ({**ok, "title": "nul\x00"}, "NUL"),
+        ({**ok, "content": "nul\x00"}, "NUL"),
+        ({**ok, "category": " "}, "category must not be empty"),
+        ({**ok, "tags": "ops"}, "tags"),
+        ({**ok, "tags": [""]}, "tag"),
+        ({**ok, "tags": [1]}, "tags"),
+        ({**ok, "metadata": "x"}, "metadata"),
+        ({**ok, "sensitivity": "secret"}, "sensitivity"),
+        ({**ok, "block_type": "ghost"}, "unknown block_type 'ghost'"),
+        ({**ok, "scope": "Not A Scope"}, "scope"),
+        ({**ok, "colour": "red"}, "colour"),
+        ([ok], "request body must be a JSON object"),
+        (None, "request body is missing"),
+        ("just a string", "request body must be a JSON object"),
+    ]
+    for body, words in cases:
+        _assert_clear_error(probe.post("/api/store", json=body), 422, words)
+
+
+def test_content_over_the_field_limit_is_refused(probe: Probe) -> None:
+    r = probe.post("/api/store", json={"title": "Existing", "content": "x" * 900_001})
+    _assert_clear_error(r, 422, "content")
+
+
+def test_a_2mb_body_gets_413(probe: Probe) -> None:
+    body = b'{"title": "Existing", "content": "' + b"x" * 2_000_000 + b'"}'
+    declared = probe.post("/api/store", content=body, headers={"content-type": "application/json"})
+    _assert_clear_error(declared, 413, "exceeds 1048576 bytes")
+    assert declared.json()["error"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:  # no content-length: the limit applies while streaming
+        for i in range(0, len(body), 65536):
+            yield body[i : i + 65536]
+
+    streamed = probe.post(
+        "/api/store", content=chunks(), headers={"content-type": "application/json"}
+    )
+    _assert_clear_error(streamed, 413, "exceeds")
+
+
+def test_invalid_utf8_and_broken_json_are_refused(probe: Probe) -> None:
+    json_header = {"content-type": "application/json"}
+    bad_utf8 = b'{"title": "Existing", "content": "caf\xe9 \xff"}'
+    r = probe.post("/api/store", content=bad_utf8, headers=json_header)
+    _assert_clear_error(r, 400, "UTF-8")
+    for raw in (b'{"title": "Existing", "content": ', b"not json"):
+        r = probe.post("/api/store", content=raw, headers=json_header)
+        _assert_clear_error(r, 422, "request body is not valid JSON")
+        assert r.json()["errors"][0]["field"] == "body"
+    r = probe.post("/api/store", content=b"", headers=json_header)
+    _assert_clear_error(r, 422, "request body is missing")
+
+
+def test_bad_ids_and_manage_requests(probe: Probe) -> None:
+    existing = probe.post("/api/manage", json={"action": "list"}).json()["blocks"][0]["id"]
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({"action": "get", "id": "00000000-0000-4000-8000-000000000000"}, 404, "no block"),
+        ({"action": "delete", "id": "00000000"}, 404, "no block"),
+        ({"action": "get", "id": "zzzz"}, 422, "at least 4 hex"),
+        ({"action": "delete", "id": "ab"}, 422, "at least 4 hex"),
+        ({"action": "delete", "id": "%"}, 422, "hex"),
+        ({"action": "delete", "id": "'; DELETE FROM context_blocks; --"}, 422, "id"),
+        ({"action": "delete", "id": existing + "0"}, 422, "id"),
+        ({"action": "get"}, 422, "needs an id"),
+        ({"action": "delete", "id": ""}, 422, "needs an id"),
+        ({"action": "drop"}, 422, "action"),
+        ({"action": "list", "limit": 0}, 422, "limit"),
+        ({"action": "list", "limit": 201}, 422, "limit"),
+        ({"action": "list", "offset": -1}, 422, "offset"),
+        ({"action": "list", "extra": 1}, 422, "extra"),
+        ({}, 422, "action"),
+    ]
+    for body, status, words in cases:
+        _assert_clear_error(probe.post("/api/manage", json=body), status, words)
+
+
+def test_an_ambiguous_prefix_is_a_409_that_deletes_nothing(
+    app: App, keys: Any, client: Any
+) -> None:
+    probe = Probe(app, keys, client)
+    with app.connection() as conn:
+        for n in (1, 2):
+            conn.execute(
+                "INSERT INTO context_blocks (id, scope, category, title, content, block_type, "
+                "content_hash) VALUES (%s, 'alpha', 'general', %s, 'c', 'knowledge', 'h')",
+                (f"cafe000{n}-0000-4000-8000-00000000000{n}", f"twin {n}"),
+            )
+    before = probe.state()
+    for action in ("delete", "get"):
+        r = probe.post("/api/manage", json={"action": action, "id": "cafe"})
+        _assert_clear_error(r, 409, "matches several blocks", "cafe0001", "more characters")
+        assert r.json()["error"] == "ambiguous"
+    assert probe.state() == before
+    r = probe.post("/api/manage", json={"action": "delete", "id": "cafe0002"})
+    assert r.status_code == 200
+    assert [b["title"] for b in probe.state()["blocks"]] == ["twin 1"]
+
+
+def test_bad_search_requests(probe: Probe) -> None:
+    for body, words in (
+        ({}, "query"),
+        ({"query": ""}, "query"),
+        ({"query": "   "}, "query must not be empty"),
+        ({"query": "x" * 2001}, "query"),
+        ({"query": "ok", "limit": 0}, "limit"),
+        ({"query": "ok", "limit": 101}, "limit"),
+        ({"query": "ok", "tags": "a"}, "tags"),
+        ({"query": "ok", "scopes": "alpha"}, "scopes"),
+    ):
+        _assert_clear_error(probe.post("/api/search", json=body), 422, words)
+
+
+def test_sql_and_html_are_stored_and_returned_verbatim(app: App, keys: Any, client: Any) -> None:
+    h = {"X-Context-Key": keys.make("alpha")}
+    hostile = [
+        ("Robert'); DROP TABLE context_blocks; --", "' OR '1'='1'; DELETE FROM context_api_keys;"),
+        ("<script>alert('t')</script>", '<img src=x onerror="alert(1)"> &amp; </textarea>'),
+        ("%_\\ $1 {{ 7*7 }} ${7*7}", "unicode: café, 東京, emoji 🎉, rtl \u202e"),
+    ]
+    ids = []
+    for title, content in hostile:
+        r = client.post(
+            "/api/store", json={"title": title, "content": content, "category": title}, headers=h
+        )
+        assert r.status_code == 200 and r.json()["title"] == title
+        ids.append(r.json()["id"])
+    for block_id, (title, content) in zip(ids, hostile, strict=True):
+        r = client.post("/api/manage", json={"action": "get", "id": block_id}, headers=h)
+        assert r.headers["content-type"] == "application/json"
+        assert r.headers["x-content-type-options"] == "nosniff"
+        block = r.json()["block"]
+        assert (block["title"], block["content"], block["category"]) == (title, content, title)
+
+    for query in ("'; DROP TABLE context_blocks; --", "<script>", "%", "\\", "OR 1=1"):
+        r = client.post("/api/search", json={"query": query}, headers=h)
+        assert r.status_code == 200, query
+    with app.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM context_blocks").fetchone() == {"n": 3}
+        assert conn.execute("SELECT count(*) AS n FROM context_api_keys").fetchone() == {"n": 1}
+    listed = client.post("/api/manage", json={"action": "categories"}, headers=h).json()
+    assert sorted(c["category"] for c in listed["categories"]) == sorted(t for t, _ in hostile)

@@ -1,0 +1,21 @@
+"""The REST API: one router per resource, the error handlers, the request middleware."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI
+
+from ctx.ui.api import admin, blocks, health, query
+from ctx.ui.api.errors import install_error_handlers
+from ctx.ui.api.middleware import CtxMiddleware
+
+ROUTERS = (health.router, blocks.router, query.router, admin.router, admin.meta)
+
+
+def mount(api: FastAPI, body_limit: Callable[[], int]) -> None:
+    """Add the REST routes, their error handlers and middleware to ``api``."""
+    install_error_handlers(api)
+    for router in ROUTERS:
+        api.include_router(router)
+    api.add_middleware(CtxMiddleware, body_limit=body_limit)

@@ -1,0 +1,136 @@
+"""ASGI middleware: request ids, structured access logs, security headers, body limit.
+
+Written as plain ASGI so a body over the limit is refused while it streams in, before FastAPI
+reads it into memory.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+access_log = logging.getLogger("ctx.access")
+REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+]
+
+
+class TooLarge(StarletteHTTPException):
+    """A body over the limit; an HTTP exception so FastAPI's body reader passes it through."""
+
+    def __init__(self, limit: int = 0) -> None:
+        super().__init__(413, f"request body exceeds {limit} bytes")
+
+
+def _json_response(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
+    data = json.dumps(body).encode()
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))],
+    }
+    return start, {"type": "http.response.body", "body": data}
+
+
+class CtxMiddleware:
+    def __init__(self, app: ASGIApp, body_limit: Callable[[], int]) -> None:
+        self.app = app
+        self.body_limit = body_limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        incoming = headers.get(b"x-request-id", b"").decode("latin-1")
+        request_id = incoming if REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status_holder = {"status": 500}
+        limit = self.body_limit()
+
+        async def send_wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status_holder["status"] = message["status"]
+                extra = [(b"x-request-id", request_id.encode())]
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra += [
+                    (k, v)
+                    for k, v in SECURITY_HEADERS
+                    if k not in names
+                    # the interactive API page loads Swagger UI from its CDN with inline script
+                    and not (k == b"content-security-policy" and scope["path"] == "/docs")
+                ]
+                if scope["path"].startswith("/api/") and b"cache-control" not in names:
+                    extra.append((b"cache-control", b"no-store"))
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        declared = headers.get(b"content-length")
+        too_big = False
+        if declared is not None:
+            try:
+                too_big = int(declared) > limit
+            except ValueError:
+                too_big = True
+        received = 0
+
+        async def receive_limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise TooLarge(limit)
+            return message
+
+        try:
+            if too_big:
+                raise TooLarge(limit)
+            await self.app(scope, receive_limited, send_wrapped)
+        except TooLarge:
+            start, body = _json_response(
+                413,
+                {
+                    "error": "too_large",
+                    "message": f"request body exceeds {limit} bytes",
+                    "request_id": request_id,
+                },
+            )
+            await send_wrapped(start)
+            await send_wrapped(body)
+        finally:
+            access_log.info(
+                "request",
+                extra={
+                    "request_id": request_id,
+                    "method": scope.get("method"),
+                    "path": scope.get("path"),
+                    "status": status_holder["status"],
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "key_id": scope["state"].get("key_id"),
+                },
+            )

@@ -1,0 +1,30 @@
+"""The one app factory: a FastAPI app with every surface mounted (the REST API now; the web
+workbench, MCP and the OpenAI-compatible gateway will join), plus the routes plugins register."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, FastAPI
+
+from ctx.core import App, PluginError
+from ctx.ui import api
+
+VERSION = "0.1.0"
+
+
+def create_app(app: App) -> FastAPI:
+    server = FastAPI(
+        title="ctx",
+        version=VERSION,
+        description="Memory and knowledge layer for LLM agents.",
+        docs_url="/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    server.state.ctx = app
+    api.mount(server, body_limit=lambda: int(app.settings["server.body_limit"]))
+    for reg in app.host.registrations("register_routes"):
+        router = reg.args[0] if len(reg.args) == 1 else None
+        if not isinstance(router, APIRouter):
+            raise PluginError(f"plugin {reg.plugin} must call register(router) with an APIRouter")
+        server.include_router(router)
+    return server
