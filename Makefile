@@ -25,12 +25,14 @@ run: install
 	@$(BIN)/ctx serve
 
 test: dev
+	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/pytest -q
 
 lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

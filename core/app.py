@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import pluggy
 import psycopg
 
 from ctx.core.blocks import BlockTypeSpec, load_types, registered_types, seed_types
@@ -75,7 +76,7 @@ class App:
         self.started = False
 
     @property
-    def pm(self) -> Any:
+    def pm(self) -> pluggy.PluginManager:
         """The pluggy manager (``app.pm.hook.<name>``); ``app.host`` has the calling conventions."""
         return self.host.pm
 

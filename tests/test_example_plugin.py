@@ -182,3 +182,23 @@ def test_cli_lists_the_plugin(tmp_path: Path) -> None:
     assert info["source"] == DIST
     assert info["version"] == "0.1.0"
     assert info["hooks"] == HOOKS
+
+
+def test_the_plugin_uses_the_public_api_only() -> None:
+    """Everything it takes from ctx comes from ``ctx.core``, the documented plugin API."""
+    import ast
+
+    tree = ast.parse((PLUGIN_SOURCE / "ctx_example_plugin" / "plugin.py").read_text())
+    from_ctx = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ctx")
+    }
+    plain = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name.startswith("ctx")
+    }
+    assert from_ctx == {"ctx.core"} and not plain

@@ -180,10 +180,9 @@ def run_pipeline(
     run = QueryRun(app, who, request, weights=channel_weights(app, weights))
     candidates: list[Candidate] = []
     for stage in stages:
-        if stage.name in skip:
-            continue
-        candidates = _run_stage(stage, run, candidates)
-        if stage.name == stop_after:
+        if stage.name not in skip:
+            candidates = _run_stage(stage, run, candidates)
+        if stage.name == stop_after:  # skipped or not, nothing after it runs
             break
     return run, candidates
 

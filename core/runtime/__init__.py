@@ -32,6 +32,7 @@ from ctx.core.runtime.plugin_host import (
     PluginHost,
     PluginInfo,
     Registration,
+    registered_objects,
     unique_by_name,
 )
 from ctx.core.runtime.setting_writes import set_setting, unset_setting
@@ -71,6 +72,7 @@ __all__ = [
     "job_handlers",
     "migration_status",
     "redact",
+    "registered_objects",
     "requeue",
     "run_batch",
     "run_kind",

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ctx.core.errors import CtxError, PluginError
-from ctx.core.runtime.plugin_host import PluginHost, unique_by_name
+from ctx.core.errors import CtxError
+from ctx.core.runtime.plugin_host import PluginHost, registered_objects
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -197,22 +197,21 @@ def drain(app: App, kind: str, batch: int | None = None) -> int:
             return done
 
 
+def _check_handler(handler: JobHandler) -> str | None:
+    if not handler.kind or not set(handler.kind) <= KIND_CHARS:
+        return f"invalid job kind {handler.kind!r} (use a-z, 0-9, '.', '_', '-')"
+    if not callable(handler.handle) or handler.batch_size < 1:
+        return f"job kind {handler.kind!r} needs a callable handle and a batch size of at least 1"
+    return None
+
+
 def job_handlers(host: PluginHost) -> dict[str, JobHandler]:
     """Every registered handler by kind; malformed or duplicate registrations stop start-up."""
-    regs = host.registrations("register_job_handlers")
-    problems = []
-    for reg in regs:
-        handler = reg.args[0] if len(reg.args) == 1 and not reg.kwargs else None
-        if not isinstance(handler, JobHandler):
-            problems.append(f"plugin {reg.plugin} must call register(JobHandler(...))")
-        elif not handler.kind or not set(handler.kind) <= KIND_CHARS:
-            problems.append(f"plugin {reg.plugin} registered an invalid job kind {handler.kind!r}")
-        elif not callable(handler.handle) or handler.batch_size < 1:
-            problems.append(
-                f"plugin {reg.plugin}: job kind {handler.kind!r} needs a callable "
-                "handle and a batch size of at least 1"
-            )
-    if problems:
-        raise PluginError("; ".join(problems))
-    by_kind = unique_by_name(regs, lambda r: r.args[0].kind, "job kind")
-    return {kind: reg.args[0] for kind, reg in by_kind.items()}
+    return registered_objects(
+        host,
+        "register_job_handlers",
+        JobHandler,
+        name=lambda h: h.kind,
+        what="job kind",
+        check=_check_handler,
+    )

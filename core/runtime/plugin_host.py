@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import pluggy
 
@@ -54,6 +54,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
 }
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
+T = TypeVar("T")
 
 
 @dataclass
@@ -90,6 +91,35 @@ def unique_by_name(
     if problems:
         raise PluginError("; ".join(problems))
     return seen
+
+
+def registered_objects(
+    host: PluginHost,
+    hook_name: str,
+    cls: type[T],
+    *,
+    name: Callable[[T], str],
+    what: str,
+    check: Callable[[T], str | None] = lambda _obj: None,
+) -> dict[str, T]:
+    """For hooks whose implementations call ``register(obj)`` with one ``cls`` instance: every
+    object by ``name(obj)``. A malformed call, an object failing ``check`` (which returns a
+    problem or ``None``) and a duplicate name stop start-up in one ``PluginError``."""
+    regs = host.registrations(hook_name)
+    problems = []
+    valid = []
+    for reg in regs:
+        obj = reg.args[0] if len(reg.args) == 1 and not reg.kwargs else None
+        if not isinstance(obj, cls):
+            problems.append(f"plugin {reg.plugin} must call register({cls.__name__}(...))")
+        elif (problem := check(obj)) is not None:
+            problems.append(f"plugin {reg.plugin}: {problem}")
+        else:
+            valid.append(reg)
+    if problems:
+        raise PluginError("; ".join(problems))
+    by_name = unique_by_name(valid, lambda r: name(r.args[0]), what)
+    return {key: reg.args[0] for key, reg in by_name.items()}
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:

@@ -1,7 +1,7 @@
 """The shapes the temporal parser passes around: the parse context, the result and the matcher.
 
 A matcher is any object with ``name``, ``priority``, ``language`` and ``match(text, ctx)``; the
-built-in ones come from ``ctx.plugins.temporal_en`` and ``ctx.plugins.temporal_de`` through the
+built-in ones come from the ``temporal-en`` and ``temporal-de`` plugins through the
 ``register_temporal_matchers`` hook. Optional attributes a matcher may carry, read with
 ``getattr`` by the engine:
 

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ctx.core.errors import PluginError
-from ctx.core.runtime import PluginHost, unique_by_name
+from ctx.core.runtime import PluginHost, registered_objects
 
 if TYPE_CHECKING:
     from ctx.core.access import Principal
@@ -37,23 +36,18 @@ class Tool:
         return self.input_model.model_json_schema()
 
 
+def _check_tool(tool: Tool) -> str | None:
+    if not NAME_RE.match(tool.name):
+        return f"invalid tool name {tool.name!r}"
+    if not tool.description.strip() or not callable(tool.handler):
+        return f"tool {tool.name!r} needs a description and a handler"
+    if not (isinstance(tool.input_model, type) and issubclass(tool.input_model, BaseModel)):
+        return f"tool {tool.name!r}: input_model must be a pydantic model"
+    return None
+
+
 def registered_tools(host: PluginHost) -> dict[str, Tool]:
     """Every tool plugins register, by name; malformed or duplicate ones stop start-up."""
-    regs = host.registrations("register_mcp_tools")
-    problems = []
-    for reg in regs:
-        tool = reg.args[0] if len(reg.args) == 1 and not reg.kwargs else None
-        if not isinstance(tool, Tool):
-            problems.append(f"plugin {reg.plugin} must call register(Tool(...))")
-        elif not NAME_RE.match(tool.name):
-            problems.append(f"plugin {reg.plugin} registered an invalid tool name {tool.name!r}")
-        elif not tool.description.strip() or not callable(tool.handler):
-            problems.append(f"tool {tool.name!r} of {reg.plugin} needs a description and a handler")
-        elif not (isinstance(tool.input_model, type) and issubclass(tool.input_model, BaseModel)):
-            problems.append(
-                f"tool {tool.name!r} of {reg.plugin}: input_model must be a pydantic model"
-            )
-    if problems:
-        raise PluginError("; ".join(problems))
-    by_name = unique_by_name(regs, lambda r: r.args[0].name, "tool")
-    return {name: reg.args[0] for name, reg in by_name.items()}
+    return registered_objects(
+        host, "register_mcp_tools", Tool, name=lambda t: t.name, what="tool", check=_check_tool
+    )

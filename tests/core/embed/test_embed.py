@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from plugin_kit import host_with
 
 from ctx.core import ConfigError, EmbeddingError, PluginError, hookimpl
 from ctx.core.embed import (
@@ -175,10 +176,7 @@ class MalformedPlugin:
 
 def _factories(**plugins: object) -> dict[str, Any]:
     """The embedder registry of a host holding exactly ``plugins`` (besides the core's own)."""
-    host = PluginHost((), load_entry_points=False)
-    for name, plugin in plugins.items():
-        host.register(plugin, name)
-    return embedder_factories(host)
+    return embedder_factories(host_with(*plugins.items()))
 
 
 def test_registry_lists_factories_by_name() -> None:

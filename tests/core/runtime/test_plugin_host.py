@@ -13,6 +13,7 @@ from typing import Any
 
 import pluggy
 import pytest
+from plugin_kit import host_with
 
 from ctx.core import App, ConfigError, PluginError, Setting, hookimpl
 from ctx.core.blocks import registered_types
@@ -32,13 +33,6 @@ class TypePlugin:
     def register_block_types(self, register: Callable[..., None]) -> None:
         for row in self.rows:
             register(row)
-
-
-def _host(*plugins: tuple[str, object], builtins: tuple[str, ...] = ()) -> PluginHost:
-    host = PluginHost(builtins, load_entry_points=False, environ={})
-    for name, plugin in plugins:
-        host.register(plugin, name)
-    return host
 
 
 def _not_core(host: PluginHost) -> list[str]:
@@ -61,7 +55,7 @@ def test_core_capabilities_load_first_then_builtins_by_stable_name() -> None:
 
 
 def test_builtins_describe_themselves_and_registrations_keep_load_order() -> None:
-    host = _host(("notes-plugin", TypePlugin({"name": "notes"})), builtins=(BUILTIN_TYPES,))
+    host = host_with(("notes-plugin", TypePlugin({"name": "notes"})), builtins=(BUILTIN_TYPES,))
     infos = {info.name: info for info in host.infos()}
     assert infos[BUILTIN_TYPES].source == "builtin"
     assert infos[BUILTIN_TYPES].hooks == ["register_block_types"]
@@ -75,14 +69,14 @@ def test_builtins_describe_themselves_and_registrations_keep_load_order() -> Non
 
 
 def test_builtins_may_be_given_by_module_path_and_missing_ones_are_skipped() -> None:
-    host = _host(builtins=("ctx.plugins.block_types", "ctx.plugins.not_installed"))
+    host = host_with(builtins=("ctx.plugins.block_types", "ctx.plugins.not_installed"))
     assert _not_core(host) == ["ctx.plugins.block_types"]
     with pytest.raises(ModuleNotFoundError):
-        _host(builtins=("ctx_no_such_module",))
+        host_with(builtins=("ctx_no_such_module",))
 
 
 def test_duplicate_block_types_name_both_plugins() -> None:
-    host = _host(
+    host = host_with(
         ("first", TypePlugin({"name": "knowledge"}, {"name": "notes"})),
         ("second", TypePlugin({"name": "notes"})),
         builtins=(BUILTIN_TYPES,),
@@ -95,7 +89,7 @@ def test_duplicate_block_types_name_both_plugins() -> None:
 
 
 def test_invalid_block_types_name_their_plugin() -> None:
-    host = _host(
+    host = host_with(
         ("p1", TypePlugin({"name": "ok"}, {"name": "bad", "guard_review": 0.99})),
         ("p2", TypePlugin({"name": "worse", "colour": "red"})),
     )
@@ -154,7 +148,7 @@ def test_a_misspelled_hook_stops_start_up_naming_the_plugin(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with pytest.raises(PluginError) as caught:
-        _host(("typo-plugin", Misspelled()))
+        host_with(("typo-plugin", Misspelled()))
     assert "plugin 'typo-plugin' implements unknown hook 'register_blok_types'" in (
         caught.value.message
     )
@@ -176,7 +170,7 @@ def test_an_implementation_with_unknown_arguments_names_the_plugin() -> None:
             raise AssertionError("never called")
 
     with pytest.raises(PluginError, match=r"plugin 'wrong-args' .* is invalid"):
-        _host(("wrong-args", WrongArgs()))
+        host_with(("wrong-args", WrongArgs()))
 
 
 def test_an_optional_hook_of_another_version_is_allowed() -> None:
@@ -185,7 +179,7 @@ def test_an_optional_hook_of_another_version_is_allowed() -> None:
         def register_something_new(self, register: Any) -> None:
             raise AssertionError("never called")
 
-    assert "future" in _not_core(_host(("future", Future())))
+    assert "future" in _not_core(host_with(("future", Future())))
 
 
 class Recorder:
@@ -202,7 +196,7 @@ class Recorder:
 
 def test_hooks_are_called_through_pluggy_in_load_order() -> None:
     calls: list[str] = []
-    host = _host(("one", Recorder("one", calls)), ("two", Recorder("two", calls)))
+    host = host_with(("one", Recorder("one", calls)), ("two", Recorder("two", calls)))
     monitored: list[str] = []
     host.pm.add_hookcall_monitoring(
         lambda name, impls, kwargs: monitored.append(name), lambda *args: None
@@ -222,7 +216,7 @@ def test_hooks_are_called_through_pluggy_in_load_order() -> None:
 
 def test_notify_isolates_a_failing_plugin(caplog: pytest.LogCaptureFixture) -> None:
     calls: list[str] = []
-    host = _host(("bad", Recorder("bad", calls, fail=True)), ("good", Recorder("good", calls)))
+    host = host_with(("bad", Recorder("bad", calls, fail=True)), ("good", Recorder("good", calls)))
     with caplog.at_level(logging.ERROR, logger="ctx.plugins"):
         host.notify("on_block_written", app=None, block={}, action="deleted")
     assert calls == ["bad", "good"]
@@ -245,7 +239,7 @@ def test_hook_results_may_be_callables_or_awaitables() -> None:
 
             return later()
 
-    host = _host(("lazy", Lazy()), ("async", Async()))
+    host = host_with(("lazy", Lazy()), ("async", Async()))
     try:
         assert host.call("on_startup", app=None) == ["called", "awaited"]
     finally:
