@@ -97,6 +97,10 @@ def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> 
 
         answer = json.loads(ctx(user, "query", "how do we roll out a release", "--json").stdout)
         assert answer["sources"] and answer["sources"][0]["id"] == block["id"]
+        explained = ctx(user, "query", "deploy checklist", "--explain")
+        assert explained.returncode == 0, explained.stderr
+        assert "channels: " in explained.stdout and "fts_en #1" in explained.stdout
+        assert "stages (ms): scopes " in explained.stdout and " sources " in explained.stdout
 
         shown = json.loads(ctx(user, "get", block["id"][:8], "--json").stdout)
         assert shown["content"].startswith("Run migrations first")

@@ -146,11 +146,27 @@ def query(
         )
         console.print("   " + (src["snippet"] or "").replace("\n", " "), markup=False)
         if explain:
-            parts = []
-            for name, ch in src["channels"].items():
-                if ch["rank"] is not None:
-                    parts.append(f"{name} #{ch['rank']}")
-            console.print("   channels: " + (", ".join(parts) or "none"), markup=False)
+            console.print("   " + _explained(src["channels"]), markup=False)
+    if explain:
+        stages = ", ".join(f"{s['name']} {s['ms']:g}" for s in result.get("stages", []))
+        console.print(f"stages (ms): {stages}", markup=False)
+
+
+def _explained(channels: dict[str, Any]) -> str:
+    """'channels: dense #1, fts_en #3; gravity 1.12': ranks of the channels that found the block,
+    then the factors later stages applied (only those that changed the score)."""
+    ranks = [
+        f"{name} #{entry['rank']}"
+        for name, entry in channels.items()
+        if isinstance(entry, dict) and entry.get("rank") is not None
+    ]
+    factors = [
+        f"{name} {value:.3g}"
+        for name, value in channels.items()
+        if isinstance(value, int | float) and value != 1.0
+    ]
+    text = "channels: " + (", ".join(ranks) or "none")
+    return text + ("; " + ", ".join(factors) if factors else "")
 
 
 def stats(as_json: JsonOpt = False) -> None:

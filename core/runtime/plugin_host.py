@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import pluggy
 
 from ctx.core import hookspecs
-from ctx.core.errors import PluginError
+from ctx.core.errors import CtxError, PluginError
 from ctx.core.runtime.async_bridge import AsyncBridge
 
 log = logging.getLogger("ctx.plugins")
@@ -256,7 +256,12 @@ class PluginHost:
             def register(*args: Any, _plugin: str = plugin, **kw: Any) -> None:
                 out.append(Registration(_plugin, args, kw))
 
-            call(register=register, **kwargs)
+            try:
+                call(register=register, **kwargs)
+            except CtxError:
+                raise  # already says what is wrong
+            except Exception as exc:  # a broken plugin stops start-up with its name, not a trace
+                raise PluginError(f"plugin {plugin!r} failed in {hook_name}: {exc!r}") from exc
         return out
 
     def call(self, hook_name: str, **kwargs: Any) -> list[Any]:

@@ -10,32 +10,31 @@ Woche" (weekday within a week) runs before "nächste Woche", and "Ende letzten M
 
 from __future__ import annotations
 
-from ctx.core.temporal import rules_dates as d
-from ctx.core.temporal import rules_days as y
+from ctx.core.temporal import rules_dates, rules_days
 from ctx.core.temporal.lexicon import Lexicon
 from ctx.core.temporal.rules import Rule, RuleMatcher
 
 #: (rule name, priority, rule). Gaps leave room for plugin rules in between.
 CASCADE: tuple[tuple[str, int, Rule], ...] = (
-    ("iso_date", 100, d.iso_date),
-    ("explicit_date", 110, d.explicit_date),
-    ("range", 200, d.range_phrase),
-    ("since_until", 300, d.since_until),
-    ("week_segment", 400, d.week_segment),
-    ("weekday_in_week", 450, d.weekday_in_week),
-    ("relative_week", 500, d.relative_week),
-    ("holiday", 540, d.holiday),
-    ("month_segment", 560, d.month_segment),
-    ("month_name", 580, d.month_name),
-    ("relative_month", 600, d.relative_month),
-    ("quarter", 620, d.quarter),
-    ("relative_year", 650, d.relative_year),
-    ("relative_days", 700, y.relative_days),
-    ("time_of_day", 830, y.time_of_day),
-    ("weekend", 900, y.weekend),
-    ("multi_keyword", 1000, y.multi_keyword),
-    ("weekday", 1100, y.weekday),
-    ("keyword", 1200, y.keyword),
+    ("iso_date", 100, rules_dates.iso_date),
+    ("explicit_date", 110, rules_dates.explicit_date),
+    ("range", 200, rules_dates.range_phrase),
+    ("since_until", 300, rules_dates.since_until),
+    ("week_segment", 400, rules_dates.week_segment),
+    ("weekday_in_week", 450, rules_dates.weekday_in_week),
+    ("relative_week", 500, rules_dates.relative_week),
+    ("holiday", 540, rules_dates.holiday),
+    ("month_segment", 560, rules_dates.month_segment),
+    ("month_name", 580, rules_dates.month_name),
+    ("relative_month", 600, rules_dates.relative_month),
+    ("quarter", 620, rules_dates.quarter),
+    ("relative_year", 650, rules_dates.relative_year),
+    ("relative_days", 700, rules_days.relative_days),
+    ("time_of_day", 830, rules_days.time_of_day),
+    ("weekend", 900, rules_days.weekend),
+    ("multi_keyword", 1000, rules_days.multi_keyword),
+    ("weekday", 1100, rules_days.weekday),
+    ("keyword", 1200, rules_days.keyword),
 )
 
 

@@ -16,7 +16,7 @@ Two paths, both pure functions:
 
 from __future__ import annotations
 
-import calendar as _cal
+import calendar
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -120,13 +120,13 @@ def dimensions_for(value: date) -> dict[str, float]:
     day = _day(value)
     iso_year, iso_week, _ = day.isocalendar()
     weeks_in_year = date(iso_year, 12, 28).isocalendar()[1]
-    days_in_year = 366 if _cal.isleap(day.year) else 365
+    days_in_year = 366 if calendar.isleap(day.year) else 365
     phases = {
         "weekday": day.weekday() / 7,
         "month": (day.month - 1) / 12,
         "quarter": ((day.month - 1) // 3) / 4,
         "week": (iso_week - 1) / weeks_in_year,
-        "monthday": (day.day - 1) / _cal.monthrange(day.year, day.month)[1],
+        "monthday": (day.day - 1) / calendar.monthrange(day.year, day.month)[1],
         "seasonal": (day.timetuple().tm_yday - 1) / days_in_year,
     }
     if isinstance(value, datetime):

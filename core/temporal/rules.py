@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cached_property
 
-from ctx.core.temporal import calendar as cal
+from ctx.core.temporal import calendar_spans
 from ctx.core.temporal.lexicon import Lexicon, Tok, month_licensed
 from ctx.core.temporal.types import ParseContext, TemporalResult
 
@@ -112,24 +112,28 @@ class Phrase:
 def weekday_date(now: date, weekday: int, rel: int | None, backward: bool) -> date:
     """The day "last/this/next <weekday>" (or a bare weekday, by tense) refers to."""
     if rel is None:
-        return cal.previous_weekday(now, weekday) if backward else cal.next_weekday(now, weekday)
+        return (
+            calendar_spans.previous_weekday(now, weekday)
+            if backward
+            else calendar_spans.next_weekday(now, weekday)
+        )
     if rel == 0:
-        return cal.weekday_on_or_after(now, weekday)
+        return calendar_spans.weekday_on_or_after(now, weekday)
     if rel < 0:
-        return cal.previous_weekday(now, weekday) - timedelta(weeks=-rel - 1)
-    return cal.next_weekday(now, weekday) + timedelta(weeks=rel - 1)
+        return calendar_spans.previous_weekday(now, weekday) - timedelta(weeks=-rel - 1)
+    return calendar_spans.next_weekday(now, weekday) + timedelta(weeks=rel - 1)
 
 
-def unit_span(now: date, unit: str, offset: int) -> cal.Span | None:
+def unit_span(now: date, unit: str, offset: int) -> calendar_spans.Span | None:
     if unit == "week":
-        return cal.week_bounds(now, offset)
+        return calendar_spans.week_bounds(now, offset)
     if unit == "month":
-        return cal.month_bounds(*cal.shift_month(now.year, now.month, offset))
+        return calendar_spans.month_bounds(*calendar_spans.shift_month(now.year, now.month, offset))
     if unit == "quarter":
-        index = now.year * 4 + cal.quarter_of(now) - 1 + offset
-        return cal.quarter_bounds(index // 4, index % 4 + 1)
+        index = now.year * 4 + calendar_spans.quarter_of(now) - 1 + offset
+        return calendar_spans.quarter_bounds(index // 4, index % 4 + 1)
     if unit == "year":
-        return cal.year_bounds(now.year + offset)
+        return calendar_spans.year_bounds(now.year + offset)
     if unit == "day":
         day = now + timedelta(days=offset)
         return day, day
@@ -143,18 +147,18 @@ def shift(now: date, unit: str, amount: int) -> date | None:
     if unit == "week":
         return now + timedelta(weeks=amount)
     if unit == "month":
-        return cal.add_months(now, amount)
+        return calendar_spans.add_months(now, amount)
     if unit == "quarter":
-        return cal.add_months(now, 3 * amount)
+        return calendar_spans.add_months(now, 3 * amount)
     if unit == "year":
-        return cal.add_months(now, 12 * amount)
+        return calendar_spans.add_months(now, 12 * amount)
     return None
 
 
 def month_in(now: date, month: int, rel: int | None, tense: str) -> int:
     """The year of "<month>", "last <month>" or "next <month>"."""
     if rel is None:
-        return cal.nearest_month(now, month, tense)
+        return calendar_spans.nearest_month(now, month, tense)
     if rel < 0:
         return now.year if month < now.month else now.year - 1
     if rel > 0:
@@ -162,23 +166,23 @@ def month_in(now: date, month: int, rel: int | None, tense: str) -> int:
     return now.year
 
 
-def weekend_span(now: date, rel: int | None, tense: str) -> cal.Span:
+def weekend_span(now: date, rel: int | None, tense: str) -> calendar_spans.Span:
     """Saturday and Sunday of the weekend meant.
 
     On a weekend, "this weekend" (and a bare "weekend" in the past tense) is the current one, "last
     weekend" the one before and "next weekend" the one after. On a weekday "last weekend" is the
     most recent one and "this"/"next weekend" the coming one; a bare "weekend" follows the tense.
     """
-    current = cal.weekday_on_or_before(now, 5) if now.weekday() >= 5 else None
+    current = calendar_spans.weekday_on_or_before(now, 5) if now.weekday() >= 5 else None
     if rel is None:
         rel = -1 if tense == "past" and current is None else 0
     if rel == 0:
-        saturday = current or cal.next_weekday(now, 5)
+        saturday = current or calendar_spans.next_weekday(now, 5)
     elif rel < 0:
-        base = current - timedelta(weeks=1) if current else cal.previous_weekday(now, 5)
+        base = current - timedelta(weeks=1) if current else calendar_spans.previous_weekday(now, 5)
         saturday = base - timedelta(weeks=-rel - 1)
     else:
-        base = current + timedelta(weeks=1) if current else cal.next_weekday(now, 5)
+        base = current + timedelta(weeks=1) if current else calendar_spans.next_weekday(now, 5)
         saturday = base + timedelta(weeks=rel - 1)
     return saturday, saturday + timedelta(days=1)
 
@@ -205,7 +209,7 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
         inner = resolve(inp, i + 1, backward)
         segment = str(toks[i].value)
         if inner is not None and inner.kind == "month":
-            first, last = cal.month_segment(inner.start.year, inner.start.month, segment)
+            first, last = calendar_spans.month_segment(inner.start.year, inner.start.month, segment)
             return Phrase(first, last, inner.next, "month")
         if inner is not None and inner.kind == "week":
             a, b = WEEK_SEGMENTS[segment]
@@ -232,14 +236,14 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
         nxt = j + 1
         if inp.kind(nxt) == "year":
             year, nxt = inp.int_value(nxt), nxt + 1
-        first, last = cal.month_bounds(year, value)
+        first, last = calendar_spans.month_bounds(year, value)
         return Phrase(first, last, nxt, "month")
     if k == "hol" and isinstance(value, str) and rel is None:
         explicit = inp.int_value(j + 1) if inp.kind(j + 1) == "year" else None
-        span = cal.holiday_span(value, now, tense, explicit)
+        span = calendar_spans.holiday_span(value, now, tense, explicit)
         return Phrase(span[0], span[1], j + 1 + (explicit is not None), "day")
     if kind == "year":
-        first, last = cal.year_bounds(inp.int_value(i))
+        first, last = calendar_spans.year_bounds(inp.int_value(i))
         return Phrase(first, last, i + 1, "year")
     if kind == "num" and inp.kind(i + 1) == "unit":
         unit = str(inp.value(i + 1))

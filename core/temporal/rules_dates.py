@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ctx.core.temporal import calendar as cal
+from ctx.core.temporal import calendar_spans
 from ctx.core.temporal.extract import DateMention, iter_date_mentions
 from ctx.core.temporal.lexicon import month_licensed
 from ctx.core.temporal.rules import (
@@ -72,7 +72,7 @@ def explicit_date(inp: RuleInput) -> TemporalResult | None:
             def on_year(y: int, m: DateMention = mention) -> tuple[date, date]:
                 return (date(y, m.month, m.day),) * 2
 
-            found = cal.annual_occurrence(on_year, inp.now, inp.tense)
+            found = calendar_spans.annual_occurrence(on_year, inp.now, inp.tense)
             day = found[0] if found else None
         if day is not None:
             days.append(day)
@@ -114,9 +114,9 @@ def range_phrase(inp: RuleInput) -> TemporalResult | None:
             continue
         end = last.end
         if last.kind == "weekday" and inp.kind(c + 1) != "rel":
-            end = cal.weekday_on_or_after(first.start, last.start.weekday())
+            end = calendar_spans.weekday_on_or_after(first.start, last.start.weekday())
         elif last.kind == "month" and inp.kind(last.next - 1) != "year" and end < first.start:
-            end = cal.month_bounds(first.start.year + (last.start.month < first.start.month),
+            end = calendar_spans.month_bounds(first.start.year + (last.start.month < first.start.month),
                                    last.start.month)[1]  # fmt: skip
         if end < first.start:
             continue
@@ -154,7 +154,7 @@ def week_segment(inp: RuleInput) -> TemporalResult | None:
             offset = 0
         if offset is None:
             continue
-        monday, _sunday = cal.week_bounds(inp.now, offset)
+        monday, _sunday = calendar_spans.week_bounds(inp.now, offset)
         first, last = WEEK_SEGMENTS[str(inp.value(i))]
         return _span(
             inp, monday + timedelta(days=first), monday + timedelta(days=last), W_LINEAR_WEEK
@@ -167,14 +167,14 @@ def relative_week(inp: RuleInput) -> TemporalResult | None:
     for i, tok in enumerate(inp.toks):
         offset = _rel_unit(inp, i, "week")
         if offset is not None:
-            span = cal.week_bounds(inp.now, offset)
+            span = calendar_spans.week_bounds(inp.now, offset)
             return _span(inp, span[0], span[1], W_LINEAR_WEEK)
         if tok.kind == "cw":
             week, nxt = tok.value, i + 1
             if week is None and inp.kind(i + 1) == "num":
                 week, nxt = inp.value(i + 1), i + 2
             year = inp.int_value(nxt) if inp.kind(nxt) == "year" else inp.now.isocalendar()[0]
-            bounds = cal.iso_week_bounds(year, week) if isinstance(week, int) else None
+            bounds = calendar_spans.iso_week_bounds(year, week) if isinstance(week, int) else None
             if bounds:
                 return _span(inp, bounds[0], bounds[1], W_LINEAR_WEEK)
     return None
@@ -198,19 +198,19 @@ def month_segment(inp: RuleInput) -> TemporalResult | None:
             year = month_in(now, value, rel, inp.tense)
             if inp.kind(j + 1) == "year":
                 year = inp.int_value(j + 1)
-            first, last = cal.month_segment(year, value, segment)
+            first, last = calendar_spans.month_segment(year, value, segment)
             return _span(inp, first, last, W_MONTHDAY)
         if kind == "unit" and value == "month":
-            year, month = cal.shift_month(now.year, now.month, rel or 0)
-            first, last = cal.month_segment(year, month, segment)
+            year, month = calendar_spans.shift_month(now.year, now.month, rel or 0)
+            first, last = calendar_spans.month_segment(year, month, segment)
             return _span(inp, first, last, W_MONTHDAY if rel else W_MONTHDAY_GENERIC)
         if kind == "unit" and value == "year":
             year = now.year + (rel or 0)
             if inp.kind(j + 1) == "year":
                 year = inp.int_value(j + 1)
             months = {"start": (1, 1), "mid": (6, 7), "end": (12, 12)}[segment]
-            first = cal.month_bounds(year, months[0])[0]
-            last = cal.month_bounds(year, months[1])[1]
+            first = calendar_spans.month_bounds(year, months[0])[0]
+            last = calendar_spans.month_bounds(year, months[1])[1]
             return _span(inp, first, last, W_LINEAR_MONTH)
     return None
 
@@ -227,7 +227,7 @@ def month_name(inp: RuleInput) -> TemporalResult | None:
             year = inp.int_value(i + 1)
         elif (offset := _rel_unit(inp, i + 1, "year")) is not None:
             year = inp.now.year + offset
-        first, last = cal.month_bounds(year, month)
+        first, last = calendar_spans.month_bounds(year, month)
         return _span(inp, first, last, W_LINEAR_MONTH)
     return None
 
@@ -265,13 +265,13 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
         if number is None or not 1 <= number <= 4:
             continue
         if inp.kind(nxt) == "year":
-            first, last = cal.quarter_bounds(inp.int_value(nxt), number)
+            first, last = calendar_spans.quarter_bounds(inp.int_value(nxt), number)
             return _span(inp, first, last, W_LINEAR_QUARTER)
 
         def quarter_of(y: int, q: int = number) -> tuple[date, date]:
-            return cal.quarter_bounds(y, q)
+            return calendar_spans.quarter_bounds(y, q)
 
-        occurrence = cal.annual_occurrence(quarter_of, now, inp.tense)
+        occurrence = calendar_spans.annual_occurrence(quarter_of, now, inp.tense)
         assert occurrence is not None
         return _span(inp, occurrence[0], occurrence[1], W_QUARTER)
     return None
@@ -282,14 +282,14 @@ def relative_year(inp: RuleInput) -> TemporalResult | None:
     for i, tok in enumerate(inp.toks):
         offset = _rel_unit(inp, i, "year")
         if offset is not None:
-            first, last = cal.year_bounds(inp.now.year + offset)
+            first, last = calendar_spans.year_bounds(inp.now.year + offset)
             return _span(inp, first, last, W_LINEAR)
         if tok.kind == "year" and (
             (inp.kind(i - 1) == "unit" and inp.value(i - 1) == "year")
             or inp.kind(i - 1) in ("in", "since", "until")
             or tok.prev_raw in inp.lex.month_context
         ):
-            first, last = cal.year_bounds(inp.int_value(i))
+            first, last = calendar_spans.year_bounds(inp.int_value(i))
             return _span(inp, first, last, W_LINEAR)
     return None
 
@@ -307,7 +307,7 @@ def holiday(inp: RuleInput) -> TemporalResult | None:
             year = inp.int_value(i + 1)
         elif (offset := _rel_unit(inp, i + 1, "year")) is not None:
             year = now.year + offset
-        first, last = cal.holiday_span(key, now, tense, year)
+        first, last = calendar_spans.holiday_span(key, now, tense, year)
         weights = W_HOLIDAY if year is None else W_HOLIDAY_YEAR
         direction: Direction = direction_between(first, last, now)
         return TemporalResult.span(first, last, direction, weights)
@@ -323,15 +323,15 @@ def weekday_in_week(inp: RuleInput) -> TemporalResult | None:
         if offset is None:
             offset = _rel_unit(inp, i - 2, "week")
         if offset is not None:
-            monday = cal.week_bounds(now, offset)[0]
-            day = cal.weekday_on_or_after(monday, weekday)
+            monday = calendar_spans.week_bounds(now, offset)[0]
+            day = calendar_spans.weekday_on_or_after(monday, weekday)
         elif (
             inp.kind(i + 1) == "in"
             and inp.kind(i + 2) == "num"
             and inp.value(i + 3) == "week"
             and inp.kind(i + 3) == "unit"
         ):
-            day = cal.next_weekday(now, weekday) + timedelta(weeks=inp.int_value(i + 2))
+            day = calendar_spans.next_weekday(now, weekday) + timedelta(weeks=inp.int_value(i + 2))
         else:
             continue
         return TemporalResult.single(day, direction_between(day, day, now), W_LINEAR_WEEKDAY)

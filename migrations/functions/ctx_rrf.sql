@@ -10,7 +10,19 @@
 --
 -- Called with named arguments only, and every argument is required: the values come from
 -- settings (ctx.core.retrieval), so nothing here can drift from them.
-DROP FUNCTION IF EXISTS ctx_rrf;
+--
+-- Every earlier signature goes first (the positional one of 0002 had defaults; CREATE OR REPLACE
+-- cannot change names or defaults), whatever overloads exist.
+DO $$
+DECLARE
+    f regprocedure;
+BEGIN
+    FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+              WHERE p.proname = 'ctx_rrf' AND p.pronamespace = current_schema()::regnamespace
+    LOOP
+        EXECUTE format('DROP FUNCTION %s', f);
+    END LOOP;
+END $$;
 
 CREATE FUNCTION ctx_rrf(
     p_query              text,
@@ -77,9 +89,11 @@ BEGIN
     content_words := (SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
                        WHERE lexemes IS NOT NULL AND lexemes <> '{}');
     q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query(
-                'english', p_query, 'ts_en', p_common_cutoff, p_cutoff_min_blocks) END;
+                p_config => 'english', p_text => p_query, p_column => 'ts_en',
+                p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks) END;
     q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query(
-                'german', content_words, 'ts_de', p_common_cutoff, p_cutoff_min_blocks) END;
+                p_config => 'german', p_text => content_words, p_column => 'ts_de',
+                p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks) END;
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 

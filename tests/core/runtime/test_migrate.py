@@ -206,3 +206,18 @@ def test_function_file_names_are_checked(empty_url: str, tmp_path: Path) -> None
     (tmp_path / "functions" / "Bad-Name.sql").write_text("SELECT 1;")
     with pytest.raises(ConfigError, match="lowercase letters"):
         migrate.apply_migrations(empty_url, _with_set("extra", tmp_path))
+
+
+def test_ctx_rrf_is_replaced_whatever_overloads_exist(empty_url: str) -> None:
+    migrate.apply_migrations(empty_url, None)
+    # A stray overload (an experiment, a benchmark copy) must not block the next definition.
+    _query(
+        empty_url, "CREATE FUNCTION ctx_rrf(p integer) RETURNS integer AS 'SELECT 1' LANGUAGE sql"
+    )
+    _query(
+        empty_url,
+        "UPDATE _ctx_migrations SET checksum = 'stale' WHERE name = 'functions/ctx_rrf.sql'",
+    )
+    assert migrate.apply_migrations(empty_url, None) == ["core/functions/ctx_rrf.sql"]
+    rows = _query(empty_url, "SELECT pronargs FROM pg_proc WHERE proname = 'ctx_rrf'")
+    assert [r["pronargs"] for r in rows] == [25]

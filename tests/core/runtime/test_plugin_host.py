@@ -310,3 +310,13 @@ def test_app_start_stops_on_duplicate_registrations(
     with pytest.raises(PluginError, match=f"by {BUILTIN_TYPES} and by {dup_type}"):
         app.open()
     assert app.db.pool is None and not app.started  # nothing was started
+
+
+def test_a_registration_hook_that_raises_names_its_plugin() -> None:
+    class Broken:
+        @hookimpl
+        def register_settings(self, register: Callable[..., None]) -> None:
+            raise KeyError("forgot something")
+
+    with pytest.raises(PluginError, match=r"plugin 'broken' failed in register_settings: KeyError"):
+        host_with(("broken", Broken())).registrations("register_settings")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import calendar as _cal
+import calendar
 from collections.abc import Callable
 from datetime import date, timedelta
 
@@ -30,14 +30,14 @@ def shift_month(year: int, month: int, offset: int) -> tuple[int, int]:
 
 
 def month_bounds(year: int, month: int) -> Span:
-    last = _cal.monthrange(year, month)[1]
+    last = calendar.monthrange(year, month)[1]
     return date(year, month, 1), date(year, month, last)
 
 
 def add_months(day: date, offset: int) -> date:
     """``day`` moved by whole months; the day of month is clamped (Mar 31 - 1 month = Feb 28/29)."""
     year, month = shift_month(day.year, day.month, offset)
-    return date(year, month, min(day.day, _cal.monthrange(year, month)[1]))
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
 def quarter_of(day: date) -> int:
