@@ -6,17 +6,18 @@ These are SQLModel classes without ``table=True``: API schemas, kept apart from 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 from sqlmodel import SQLModel
 
+from ctx.core.validation import Strict
+
 Sensitivity = Literal["public", "internal", "personal", "credentials"]
-
-
-class Strict(SQLModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)  # type: ignore[assignment]
+# A day of margin at each end: timestamptz is read back through the session's time zone.
+MIN_TIME = datetime(1, 1, 2, tzinfo=UTC)
+MAX_TIME = datetime(9999, 12, 30, 23, 59, 59, tzinfo=UTC)
 
 
 def clean_text(value: str, what: str) -> str:
@@ -24,6 +25,20 @@ def clean_text(value: str, what: str) -> str:
     if "\x00" in value:
         raise ValueError(f"{what} must not contain NUL characters")
     return value
+
+
+def storable_time(value: datetime) -> datetime:
+    """An aware UTC time within years 1-9999 (a naive time is read as UTC): what timestamptz
+    round-trips into Python. ``0001-01-01T00:00:00+14:00`` is in year 0 in UTC and is refused."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        utc = value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("must fall within the years 1 to 9999 in UTC") from None
+    if not (MIN_TIME <= utc <= MAX_TIME):
+        raise ValueError("must fall within the years 1 to 9999 in UTC")
+    return utc
 
 
 def required_text(value: str, what: str) -> str:
@@ -65,6 +80,11 @@ class StoreRequest(Strict):
     @classmethod
     def _category(cls, v: str) -> str:
         return required_text(v, "category")
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _occurred_at(cls, v: datetime | None) -> datetime | None:
+        return None if v is None else storable_time(v)
 
     @field_validator("tags")
     @classmethod
@@ -122,7 +142,7 @@ class ManageRequest(Strict):
     action: Literal["get", "delete", "list", "stats", "categories"]
     id: str | None = Field(default=None, max_length=36)
     limit: int = Field(default=20, ge=1, le=200)
-    offset: int = Field(default=0, ge=0)
+    offset: int = Field(default=0, ge=0, le=1_000_000_000)
     category: str | None = None
     scope: str | None = None
 

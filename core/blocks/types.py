@@ -15,6 +15,7 @@ import psycopg
 
 from ctx.core.errors import NotFound, PluginError, ValidationError
 from ctx.core.runtime import PluginHost, unique_by_name
+from ctx.core.validation import check_input
 
 SENSITIVITIES = ("public", "internal", "personal", "credentials")
 RETRIEVAL_POLICIES = ("normal", "damped", "excluded")
@@ -131,6 +132,7 @@ def get_type(conn: psycopg.Connection[Any], name: str) -> BlockTypeSpec:
 
 def update_type(conn: psycopg.Connection[Any], name: str, changes: dict[str, Any]) -> BlockTypeSpec:
     """Change fields of an existing type row after validating the result as a whole."""
+    check_input(changes)
     current = get_type(conn, name)
     if "name" in changes and changes["name"] != name:
         raise ValidationError("a block type cannot be renamed")

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ctx.core.app import App
+from ctx.core.errors import ValidationError
 
 console = Console(highlight=False, soft_wrap=True)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
@@ -32,6 +33,18 @@ def _default(value: Any) -> Any:
 def dump_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, default=_default, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def read_stdin_text() -> str:
+    """Standard input as text; bytes that are not UTF-8 are a clear error, not a traceback."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(
+            f"standard input is not UTF-8 text (byte {exc.start}); convert it, for example with "
+            "iconv -f latin1 -t utf-8"
+        ) from None
 
 
 def table(rows: Sequence[dict[str, Any]], columns: Sequence[str], title: str | None = None) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from ctx.core.cli.client import Client
-from ctx.core.cli.common import console, dump_json, table
+from ctx.core.cli.common import console, dump_json, read_stdin_text, table
 from ctx.core.errors import ValidationError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
@@ -20,16 +20,33 @@ def save(
     content: Annotated[
         str | None, typer.Argument(help="Content; omit or '-' to read standard input.")
     ] = None,
-    category: Annotated[str, typer.Option("--category", "-c")] = "general",
+    category: Annotated[
+        str, typer.Option("--category", "-c", help="Category (with the title, the block's key).")
+    ] = "general",
     block_type: Annotated[str, typer.Option("--type", "-t", help="Block type.")] = "knowledge",
     tags: Annotated[str, typer.Option("--tags", help="Comma-separated tags.")] = "",
     metadata: Annotated[str, typer.Option("--metadata", help="JSON object.")] = "{}",
-    sensitivity: Annotated[str | None, typer.Option("--sensitivity")] = None,
+    sensitivity: Annotated[
+        str | None,
+        typer.Option(
+            "--sensitivity", help="public, internal, personal or credentials (default: the type's)."
+        ),
+    ] = None,
+    occurred_at: Annotated[
+        str | None,
+        typer.Option(
+            "--occurred-at", help="When the block's event happened: ISO date or time (UTC if bare)."
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Store a block (create, or update the block with the same category and title)."""
     if content is None or content == "-":
-        content = sys.stdin.read()
+        content = read_stdin_text()
+        if not content.strip():
+            raise ValidationError(
+                "no content: standard input was empty (pass the content as an argument, or pipe it)"
+            )
     try:
         meta = json.loads(metadata)
     except json.JSONDecodeError as exc:
@@ -46,6 +63,8 @@ def save(
     }
     if sensitivity:
         body["sensitivity"] = sensitivity
+    if occurred_at:
+        body["occurred_at"] = occurred_at
     result = Client().post("/api/store", body)
     if as_json:
         dump_json(result)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ctx.core.errors import CtxError, PluginError
+from ctx.core.validation import text_problem
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -68,10 +69,18 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     """
     from ctx.core.app import App
 
+    args = sys.argv[1:] if argv is None else argv
+    for arg in args:
+        if text_problem(arg):
+            sys.stderr.write(
+                f"ctx: argument {arg.encode('utf-8', 'replace').decode()!r} is not valid UTF-8 "
+                "text\n"
+            )
+            return 2
     try:
         app = app or App()
         command = typer.main.get_command(build_cli(app))
-        command.main(args=argv, prog_name="ctx", standalone_mode=True, obj=app)
+        command.main(args=args, prog_name="ctx", standalone_mode=True, obj=app)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)

@@ -7,7 +7,8 @@ from datetime import date
 
 from pydantic import Field, field_validator
 
-from ctx.core.blocks import Strict, required_text
+from ctx.core.blocks import required_text
+from ctx.core.validation import Strict
 
 
 class QueryRequest(Strict):

@@ -9,6 +9,7 @@ is rejected with a message naming the key and the rule.
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 from collections.abc import Callable, Iterable
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctx.core.errors import ConfigError, ValidationError
+from ctx.core.validation import text_problem
 
 SettingType = type[int] | type[float] | type[str] | type[bool] | type[list]
 
@@ -62,6 +64,8 @@ class Setting:
                     value = float(raw)
                 except (TypeError, ValueError):
                     raise ValueError(f"expected a number, got {raw!r}") from None
+                if not math.isfinite(value):
+                    raise ValueError(f"expected a finite number, got {raw!r}")
             elif t is list:
                 if isinstance(raw, str):
                     raw = raw.strip()
@@ -77,6 +81,9 @@ class Setting:
                 if not isinstance(raw, str):
                     raise ValueError("expected a string")
                 value = raw
+            for text in value if isinstance(value, list) else [value]:
+                if isinstance(text, str) and (problem := text_problem(text)):
+                    raise ValueError(f"the value {problem}")
         except (TypeError, ValueError, json.JSONDecodeError) as exc:
             raise ValidationError(f"setting {self.key}: {exc}", field=self.key) from exc
         self.check(value)

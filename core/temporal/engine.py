@@ -119,7 +119,12 @@ class TemporalParser:
         if not text.strip():
             return TemporalResult.nothing()
         for matcher in self._ordered(text, lang):
-            result = matcher.match(text, ctx)
+            try:
+                result = matcher.match(text, ctx)
+            except (ValueError, OverflowError):
+                # The phrase names a day outside the calendar ("in 10000 years", "tomorrow" on
+                # 9999-12-31): no time this rule can resolve, so let the next rule try.
+                continue
             if result is None or not result.matched:
                 continue
             result = result.with_updates(matcher=matcher.name, intent=True)

@@ -113,7 +113,7 @@ class Lexicon:
 def _classify_plain(lex: Lexicon, word: str) -> TokSpec:
     if word in lex.words:
         return lex.words[word]
-    if word.isdigit():
+    if word.isdecimal():  # not isdigit(): "³" is a digit that int() refuses
         n = int(word)
         if len(word) == 4 and 1900 <= n <= 2100:
             return (("year", n),)

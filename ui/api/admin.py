@@ -5,24 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ctx.core import access
 from ctx.core.blocks import get_type, load_types, update_type
 from ctx.core.runtime import set_setting, unset_setting
+from ctx.core.validation import Strict
 from ctx.ui.api.deps import AdminDep, AppDep
 
 router = APIRouter(prefix="/api", tags=["admin"])
 meta = APIRouter(tags=["admin"])  # datasette-style /-/ paths for introspection
 
 
-class SettingValue(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SettingValue(Strict):
     value: Any
 
 
-class KeyCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class KeyCreate(Strict):
     name: str = Field(min_length=1, max_length=200)
     home_scope: str
     allowed_scopes: list[str] = Field(default_factory=list)

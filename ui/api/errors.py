@@ -3,7 +3,6 @@ problem and the request id; nothing a caller sends produces a traceback."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,8 +11,6 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ctx.core import CtxError
-
-log = logging.getLogger("ctx.server")
 
 
 def _request_id(request: Request) -> str | None:
@@ -62,6 +59,7 @@ def install_error_handlers(api: FastAPI) -> None:
             {
                 "error": "invalid",
                 "message": message,
+                "field": details[0]["field"] if details else "body",
                 "errors": details,
                 "request_id": _request_id(request),
             },
@@ -80,16 +78,4 @@ def install_error_handlers(api: FastAPI) -> None:
         return JSONResponse(
             {"error": code, "message": message, "request_id": _request_id(request)},
             status_code=exc.status_code,
-        )
-
-    @api.exception_handler(Exception)
-    async def crash(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error", extra={"request_id": _request_id(request)})
-        return JSONResponse(
-            {
-                "error": "internal",
-                "message": "internal error; the server log has details",
-                "request_id": _request_id(request),
-            },
-            status_code=500,
         )

@@ -13,8 +13,11 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ctx.core.validation import text_problem
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -23,6 +26,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 access_log = logging.getLogger("ctx.access")
+log = logging.getLogger("ctx.server")
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 
 SECURITY_HEADERS = [
@@ -55,6 +59,19 @@ def _json_response(status: int, body: dict[str, Any]) -> tuple[Message, Message]
     return start, {"type": "http.response.body", "body": data}
 
 
+def _url_problem(scope: Scope) -> tuple[str, str] | None:
+    """The same rule as for bodies (ctx.core.validation) for the path and the query string."""
+    problem = text_problem(scope.get("path", ""))
+    if problem:
+        return "path", f"the request path {problem}"
+    raw = scope.get("query_string", b"").decode("latin-1")
+    for name, value in parse_qsl(raw, keep_blank_values=True, errors="surrogateescape"):
+        problem = text_problem(name) or text_problem(value)
+        if problem:
+            return name if text_problem(name) is None else "query", f"query parameter {problem}"
+    return None
+
+
 class CtxMiddleware:
     def __init__(self, app: ASGIApp, body_limit: Callable[[], int]) -> None:
         self.app = app
@@ -75,6 +92,7 @@ class CtxMiddleware:
         async def send_wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status_holder["status"] = message["status"]
+                status_holder["started"] = 1
                 extra = [(b"x-request-id", request_id.encode())]
                 names = {k.lower() for k, _ in message.get("headers", [])}
                 extra += [
@@ -107,21 +125,30 @@ class CtxMiddleware:
                     raise TooLarge(limit)
             return message
 
-        try:
-            if too_big:
-                raise TooLarge(limit)
-            await self.app(scope, receive_limited, send_wrapped)
-        except TooLarge:
+        async def reply(status: int, error: str, message: str, **extra: Any) -> None:
             start, body = _json_response(
-                413,
-                {
-                    "error": "too_large",
-                    "message": f"request body exceeds {limit} bytes",
-                    "request_id": request_id,
-                },
+                status,
+                {"error": error, "message": message, **extra, "request_id": request_id},
             )
             await send_wrapped(start)
             await send_wrapped(body)
+
+        try:
+            if too_big:
+                raise TooLarge(limit)
+            url_problem = _url_problem(scope)
+            if url_problem:
+                await reply(422, "invalid", url_problem[1], field=url_problem[0])
+            else:
+                await self.app(scope, receive_limited, send_wrapped)
+        except TooLarge:
+            await reply(413, "too_large", f"request body exceeds {limit} bytes")
+        except Exception:
+            # Answered here rather than re-raised, so the server keeps the connection open for
+            # the client's next request (a re-raised error makes uvicorn drop it silently).
+            log.exception("unhandled error", extra={"request_id": request_id})
+            if not status_holder.get("started"):
+                await reply(500, "internal", "internal error; the server log has details")
         finally:
             access_log.info(
                 "request",

@@ -69,3 +69,43 @@ def test_exit_codes(argv: list[str], code: int, capsys: pytest.CaptureFixture[st
     out: Callable[[], Any] = capsys.readouterr
     captured = out()
     assert "Traceback" not in captured.err
+
+
+def _cli(*args: str | bytes, stdin: bytes = b"") -> Any:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
+    env.update(
+        {"CTX_LOAD_PLUGINS": "", "CTX_API_KEY": "ctx_unused", "CTX_URL": "http://127.0.0.1:9"}
+    )
+    return subprocess.run(
+        [
+            sys.executable.encode(),
+            b"-m",
+            b"ctx.core.cli",
+            *[a.encode() if isinstance(a, str) else a for a in args],
+        ],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "says"),
+    [
+        (("save", "Latin1"), b"caf\xe9", b"standard input is not UTF-8 text"),
+        (("save", b"caf\xe9", "content"), b"", b"is not valid UTF-8 text"),
+        (("save", "Empty"), b"", b"standard input was empty"),
+    ],
+)
+def test_bad_bytes_and_empty_stdin_exit_2_with_one_line(
+    args: tuple[str | bytes, ...], stdin: bytes, says: bytes
+) -> None:
+    result = _cli(*args, stdin=stdin)
+    assert result.returncode == 2
+    assert says in result.stderr and b"Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

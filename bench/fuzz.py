@@ -1,0 +1,70 @@
+"""Long schema-driven fuzzing of a live ctxd (by hand; ``make test`` runs a bounded version).
+
+    .venv/bin/python bench/fuzz.py --examples 1000 --seed 1
+
+Starts a private embedded PostgreSQL and ctxd's HTTP app on a loopback port, seeds a few blocks,
+then sends schemathesis-generated requests (valid and schema-breaking) for every operation with
+an admin key and a non-admin key over one keep-alive connection. Prints the status counts and
+every finding (a 5xx, a 4xx without a JSON error body, a dropped connection); exits 1 if any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from _common import REPO_ROOT, bench_app, bench_environ, principal
+
+sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
+from fuzzing import fuzz, live_server
+
+from ctx.core import StoreRequest, access, store_block
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--examples", type=int, default=500, help="per operation, key and mode")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    with bench_app(None, bench_environ({"CTX_QUERY_WEIGHT_DENSE": "0"})) as app:
+        with app.connection() as conn:
+            _, admin = access.create_key(
+                conn, name="fuzz admin", home_scope="default", is_admin=True
+            )
+            _, user = access.create_key(
+                conn, name="fuzz user", home_scope="alpha", allowed_scopes=["default"]
+            )
+        who = principal("alpha")
+        for i in range(20):
+            store_block(app, who, StoreRequest(title=f"Note {i}", content=f"plan {i} for backups"))
+        started = time.perf_counter()
+        with live_server(app) as url:
+            report = fuzz(
+                url, {"admin": admin, "user": user}, examples=args.examples, seed=args.seed
+            )
+        took = time.perf_counter() - started
+    print(
+        f"{report.requests} requests in {took:.0f} s; statuses {dict(sorted(report.statuses.items()))}"
+    )
+    for finding in report.findings:
+        print(finding)
+    print(f"{len(report.findings)} findings")
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "requests": report.requests,
+                    "seconds": round(took, 1),
+                    "statuses": report.statuses,
+                    "findings": [str(f) for f in report.findings],
+                }
+            )
+        )
+    return 1 if report.findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

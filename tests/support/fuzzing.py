@@ -1,0 +1,157 @@
+"""Schema-driven fuzzing of a live ctxd: schemathesis generates requests from /openapi.json.
+
+Every operation gets ``examples`` generated requests per key and generation mode (valid data, and
+data that breaks the schema), sent over one keep-alive HTTP session to a real server on loopback.
+A finding is any 5xx, a 4xx whose body is not a JSON error (``error`` and ``message``), or a
+request the server dropped. Used by ``tests/ui/api/test_fuzz.py`` (a bounded run) and by
+``bench/fuzz.py`` (a long one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+import schemathesis
+import uvicorn
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+
+from ctx.core import App
+from ctx.ui import create_app
+
+
+@dataclass
+class Finding:
+    operation: str
+    key: str
+    status: int | None
+    detail: str
+    request: str
+
+    def __str__(self) -> str:
+        return f"{self.operation} [{self.key}] -> {self.status}: {self.detail}\n    {self.request}"
+
+
+@dataclass
+class Report:
+    requests: int = 0
+    statuses: Counter[int] = field(default_factory=Counter)
+    findings: list[Finding] = field(default_factory=list)
+
+
+@contextmanager
+def live_server(app: App) -> Iterator[str]:
+    """ctxd's HTTP app served by uvicorn on a free loopback port, in a thread."""
+    config = uvicorn.Config(
+        create_app(app), host="127.0.0.1", port=0, log_config=None, access_log=False
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="fuzz-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the fuzz server did not start")
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def _describe(case: Any) -> str:
+    body = getattr(case, "body", None)
+    shown = repr(body)[:300] if body is not None else ""
+    return f"{case.method} {case.formatted_path} query={case.query!r} body={shown}"
+
+
+def _check(response: requests.Response) -> str | None:
+    if response.status_code >= 500:
+        return response.text[:300]
+    if response.status_code >= 400:
+        try:
+            body = response.json()
+        except ValueError:
+            return f"4xx without a JSON body: {response.text[:200]!r}"
+        if not isinstance(body, dict) or not {"error", "message"} <= set(body):
+            return f"4xx without error/message: {str(body)[:200]}"
+    return None
+
+
+def fuzz(
+    base_url: str,
+    keys: dict[str, str],
+    *,
+    examples: int,
+    seed: int = 0,
+    modes: tuple[GenerationMode, ...] = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE),
+) -> Report:
+    """Fuzz every operation of the server's schema with each key; return what happened."""
+    schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
+    report = Report()
+    session = requests.Session()  # keep-alive: a dropped connection shows up as a finding
+    operations = [result.ok() for result in schema.get_all_operations()]
+    for operation in operations:
+        for key_name, token in keys.items():
+            for mode in modes:
+                _fuzz_one(
+                    report, session, base_url, operation, key_name, token, mode, examples, seed
+                )
+    return report
+
+
+def _fuzz_one(
+    report: Report,
+    session: requests.Session,
+    base_url: str,
+    operation: Any,
+    key_name: str,
+    token: str,
+    mode: GenerationMode,
+    examples: int,
+    seed: int,
+) -> None:
+    @hypothesis_seed(seed)
+    @settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=operation.as_strategy(generation_mode=mode))
+    def run(case: Any) -> None:
+        report.requests += 1
+        try:
+            response = case.call(
+                base_url=base_url,
+                session=session,
+                headers={"X-Context-Key": token},
+                timeout=60,
+            )
+        except requests.RequestException as exc:
+            report.findings.append(
+                Finding(operation.label, key_name, None, repr(exc), _describe(case))
+            )
+            return
+        report.statuses[response.status_code] += 1
+        problem = _check(response)
+        if problem:
+            report.findings.append(
+                Finding(operation.label, key_name, response.status_code, problem, _describe(case))
+            )
+
+    with contextlib.suppress(Unsatisfiable):  # nothing to generate in this mode (no parameters)
+        run()

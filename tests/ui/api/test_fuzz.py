@@ -1,0 +1,27 @@
+"""A bounded schemathesis run against a live server: no 5xx, and a JSON error on every 4xx.
+
+Fixed seed, so a failure reproduces; ``bench/fuzz.py`` runs the same engine much longer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fuzzing import fuzz, live_server
+
+from ctx.core import App, Principal, StoreRequest, store_block
+
+EXAMPLES = 60
+
+
+def test_the_fuzzer_finds_nothing(app: App, keys: Any) -> None:
+    admin = keys.make("default", admin=True)
+    user = keys.make("alpha", allowed=["default"])
+    owner = Principal(key_id="00000000-0000-0000-0000-0000000000f1", name="f", home_scope="alpha")
+    for i in range(5):
+        store_block(app, owner, StoreRequest(title=f"Note {i}", content=f"backup plan number {i}"))
+    with live_server(app) as url:
+        report = fuzz(url, {"admin": admin, "user": user}, examples=EXAMPLES, seed=7)
+    assert report.requests > 500  # every operation was exercised
+    assert len(report.statuses) > 2  # successes and refusals both happened
+    assert not report.findings, "\n".join(str(f) for f in report.findings[:20])

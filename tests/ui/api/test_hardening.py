@@ -1,0 +1,185 @@
+"""Every 500 the fuzzer found, kept as a regression: each request gets a clear 4xx (or works)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from ctx.core import App
+from ctx.core.runtime import set_setting
+
+
+@pytest.fixture
+def user(app: App, keys: Any) -> dict[str, str]:
+    set_setting(app, "query.weight_dense", 0.0)  # these are about input, not about the model
+    return {"X-Context-Key": keys.make("alpha")}
+
+
+@pytest.fixture
+def admin(keys: Any) -> dict[str, str]:
+    return {"X-Context-Key": keys.make("root", admin=True)}
+
+
+def _json_error(r: Any, status: int, *words: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert {"error", "message", "request_id"} <= set(body)
+    for word in words:
+        assert word in body["message"], (word, body["message"])
+    return body
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["³", "meeting on ² March", "what happens in 10000 years", "vor 5000 Jahren", "am 3. ٣ März"],
+)
+def test_queries_with_odd_numbers_answer(client: Any, user: dict[str, str], query: str) -> None:
+    r = client.post("/api/query", headers=user, json={"query": query})
+    assert r.status_code == 200, r.text
+    assert r.json()["confidence"] == "no_relevant_blocks_found"
+
+
+@pytest.mark.parametrize(
+    ("query", "now"),
+    [("tomorrow", "9999-12-31"), ("yesterday", "0001-01-01"), ("next week", "9999-12-30")],
+)
+def test_relative_times_at_the_ends_of_the_calendar(
+    client: Any, user: dict[str, str], query: str, now: str
+) -> None:
+    r = client.post("/api/query", headers=user, json={"query": query, "now": now})
+    assert r.status_code == 200, r.text
+    assert r.json()["temporal"]["matched"] is False  # a day outside the calendar is no time
+
+
+NUL = "bad\x00value"
+SURROGATE = "bad\ud800value"
+
+
+@pytest.mark.parametrize("bad", [NUL, SURROGATE])
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/search", {"query": "x", "category": "{bad}"}, "category"),
+        ("/api/search", {"query": "x", "tags": ["ok", "{bad}"]}, "tags[1]"),
+        ("/api/search", {"query": "x", "scopes": ["{bad}"]}, "scopes[0]"),
+        ("/api/query", {"query": "x", "category": "{bad}"}, "category"),
+        ("/api/query", {"query": "x", "exclude_types": ["{bad}"]}, "exclude_types[0]"),
+        ("/api/manage", {"action": "list", "category": "{bad}"}, "category"),
+        ("/api/store", {"title": "t", "content": "c", "tags": ["{bad}"]}, "tags[0]"),
+        ("/api/store", {"title": "t", "content": "c", "metadata": {"k": "{bad}"}}, "metadata.k"),
+        (
+            "/api/store",
+            {"title": "t", "content": "c", "metadata": {"a": [{"b": "{bad}"}]}},
+            "metadata.a[0].b",
+        ),
+        ("/api/store", {"title": "t", "content": "c", "metadata": {"{bad}": 1}}, "metadata"),
+    ],
+)
+def test_no_string_anywhere_may_hold_nul_or_lone_surrogates(
+    app: App,
+    client: Any,
+    user: dict[str, str],
+    path: str,
+    body: dict[str, Any],
+    field: str,
+    bad: str,
+) -> None:
+    def fill(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace("{bad}", bad)
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        if isinstance(value, dict):
+            return {fill(k): fill(v) for k, v in value.items()}
+        return value
+
+    raw = json.dumps(fill(body))  # ASCII escapes: the lone surrogate travels as \ud800
+    r = client.post(path, headers={**user, "content-type": "application/json"}, content=raw)
+    error = _json_error(r, 422)
+    assert error["field"] == field
+    with app.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM context_blocks").fetchone()["n"] == 0
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_non_finite_numbers_are_refused(
+    client: Any, user: dict[str, str], admin: dict[str, str], number: str
+) -> None:
+    raw = '{"title": "t", "content": "c", "metadata": {"x": NUMBER}}'.replace("NUMBER", number)
+    r = client.post("/api/store", headers={**user, "content-type": "application/json"}, content=raw)
+    assert _json_error(r, 422, "finite")["field"] == "metadata.x"
+    r = client.put(
+        "/api/settings/query.weight_dense",
+        headers={**admin, "content-type": "application/json"},
+        content='{"value": NUMBER}'.replace("NUMBER", number),
+    )
+    _json_error(r, 422)
+
+
+def test_numbers_and_times_out_of_range(client: Any, user: dict[str, str]) -> None:
+    r = client.post("/api/manage", headers=user, json={"action": "list", "offset": 2**63})
+    _json_error(r, 422)
+    r = client.post("/api/manage", headers=user, json={"action": "list", "offset": 10**9})
+    assert r.status_code == 200 and r.json()["blocks"] == []
+    for when in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:30:00-05:00"):
+        r = client.post(
+            "/api/store", headers=user, json={"title": "t", "content": "c", "occurred_at": when}
+        )
+        assert _json_error(r, 422, "years 1 to 9999")["field"] == "occurred_at"
+    r = client.post(
+        "/api/store",
+        headers=user,
+        json={"title": "Naive", "content": "c", "occurred_at": "2026-03-01T10:00:00"},
+    )
+    assert r.status_code == 200
+    block = client.post("/api/manage", headers=user, json={"action": "get", "id": r.json()["id"]})
+    assert block.json()["block"]["title"] == "Naive"
+
+
+def test_admin_inputs_follow_the_same_rule(client: Any, admin: dict[str, str]) -> None:
+    r = client.post("/api/keys", headers=admin, json={"name": NUL, "home_scope": "x"})
+    assert _json_error(r, 422)["field"] == "name"
+    r = client.patch("/api/types/knowledge", headers=admin, json={"description": NUL})
+    assert _json_error(r, 422)["field"] == "description"
+    r = client.patch(
+        "/api/types/knowledge",
+        headers={**admin, "content-type": "application/json"},
+        content='{"retrieval_factor": NaN}',
+    )
+    _json_error(r, 422)
+    assert _json_error(client.get("/api/types/%00", headers=admin), 422)["field"] == "path"
+    assert _json_error(client.delete("/api/keys/%00", headers=admin), 422)["field"] == "path"
+    r = client.get("/api/settings/query.rrf_k?x=%00", headers=admin)
+    assert _json_error(r, 422, "query parameter")["field"] == "x"
+
+
+def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: Any) -> None:
+    """A bug answers 500 with a JSON body, and the keep-alive connection serves the next request."""
+    import http.client
+
+    from fastapi import APIRouter
+    from fuzzing import live_server
+    from plugin_kit import registers
+
+    router = APIRouter()
+
+    @router.get("/api/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
+    app.host.register(registers("register_routes", router), "buggy")
+    with app, live_server(app) as url:
+        host, port = url.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        conn.request("GET", "/api/boom")
+        first = conn.getresponse()
+        body = json.loads(first.read())
+        assert first.status == 500 and body["error"] == "internal"
+        assert "a bug" not in body["message"]  # details stay in the log
+        conn.request("GET", "/health")  # the same connection
+        second = conn.getresponse()
+        assert second.status == 200 and json.loads(second.read()) == {"status": "ok"}
+        conn.close()
