@@ -34,6 +34,7 @@ from ctx.core.runtime import (
     AsyncBridge,
     Database,
     JobHandler,
+    Lease,
     PluginHost,
     Registry,
     Settings,
@@ -72,6 +73,7 @@ class App:
         self.db = Database(url, self.home)
         self.block_types: dict[str, BlockTypeSpec] = {}
         self.embedders = EmbedderCache(self)
+        self._lease: Lease | None = None
         self._types_lock = threading.Lock()
         self.started = False
 
@@ -166,7 +168,17 @@ class App:
             log.info("applied migration %s", name)
         return applied
 
+    @property
+    def lease(self) -> Lease:
+        """This process's lease on the jobs it claims (ctx.core.runtime.lease)."""
+        if self._lease is None:
+            self._lease = Lease(self.db.url)
+        return self._lease
+
     def close(self) -> None:
+        if self._lease is not None:
+            self._lease.close()
+            self._lease = None
         self.db.stop()
         self.bridge.close()
         self.started = False

@@ -14,7 +14,14 @@ import numpy as np
 
 from ctx.core.embed.generations import target_generations
 from ctx.core.errors import CtxError, EmbeddingError
-from ctx.core.runtime import Job, JobHandler, claim_for_scopes, run_batch
+from ctx.core.runtime import (
+    Job,
+    JobHandler,
+    claim_for_scopes,
+    finish,
+    run_batch,
+    running_for_scopes,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -96,25 +103,24 @@ EMBED_JOBS = JobHandler(
 
 
 def embed_pending(app: App, scopes: list[str]) -> int:
-    """The query's inline path: embed the caller's queued blocks before answering.
+    """The query's inline path: embed the caller's pending blocks before answering.
 
     Stops after ``INLINE_LIMIT`` blocks: after a bulk import the worker catches up and the text
-    channels find the rest meanwhile. Blocks a worker is embedding right now are embedded here
-    too (the upsert is idempotent) rather than answered without. Returns the jobs done.
+    channels find the rest meanwhile. Jobs a live worker is running right now are done here too
+    and finished (the worker's own finish then changes nothing), rather than answered without;
+    jobs of a dead worker are claimed like queued ones. Returns the jobs done.
     """
-    with app.connection() as conn:
-        held = conn.execute(
-            "SELECT j.payload->>'block_id' AS id FROM context_jobs j "
-            "JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
-            "WHERE j.kind = %s AND j.status = 'running' AND b.scope = ANY(%s) LIMIT 256",
-            (KIND, scopes),
-        ).fetchall()
-        if held:
-            embed_blocks(app, conn, [r["id"] for r in held])
+    owner = app.lease.id()
     done = 0
+    with app.connection() as conn:
+        held = running_for_scopes(conn, KIND, scopes, INLINE_LIMIT)
+        if held:
+            embed_blocks(app, conn, [str(j.payload["block_id"]) for j in held])
+            finish(conn, [j.id for j in held])
+            done += len(held)
     while done < INLINE_LIMIT:
         with app.connection() as conn:
-            claimed = claim_for_scopes(conn, KIND, scopes, BATCH)
+            claimed = claim_for_scopes(conn, KIND, scopes, BATCH, owner)
         done += run_batch(app, EMBED_JOBS, claimed)
         if len(claimed) < BATCH:
             break

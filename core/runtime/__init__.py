@@ -22,7 +22,9 @@ from ctx.core.runtime.jobs import (
     requeue,
     run_batch,
     run_kind,
+    running_for_scopes,
 )
+from ctx.core.runtime.lease import Lease
 from ctx.core.runtime.listener import Listener
 from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
 from ctx.core.runtime.migrate import apply_migrations, migration_status
@@ -48,6 +50,7 @@ __all__ = [
     "JobHandler",
     "JobOutcome",
     "JsonLogFormatter",
+    "Lease",
     "Listener",
     "PluginHost",
     "PluginInfo",
@@ -76,6 +79,7 @@ __all__ = [
     "requeue",
     "run_batch",
     "run_kind",
+    "running_for_scopes",
     "set_setting",
     "unique_by_name",
     "unset_setting",

@@ -16,12 +16,18 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ctx.core.errors import CtxError
+from ctx.core.runtime.lease import OWNER_GONE
 from ctx.core.runtime.plugin_host import PluginHost, registered_objects
 
 if TYPE_CHECKING:
     from ctx.core.app import App
 
-STALE_AFTER = "15 minutes"  # a job running longer than this is presumed abandoned
+STALE_AFTER = "15 minutes"  # a running job older than this is taken back even if its owner lives
+# A running job may be taken back: its owner's lease is gone, or it has no owner and is stale.
+RECLAIMABLE = (
+    f"((j.locked_by IS NOT NULL AND {OWNER_GONE}) "
+    f"OR j.locked_at < now() - interval '{STALE_AFTER}')"
+)
 KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
@@ -74,39 +80,64 @@ def _jobs(rows: list[dict[str, Any]]) -> list[Job]:
     return [Job(r["id"], r["kind"], dict(r["payload"] or {}), r["attempts"]) for r in rows]
 
 
-def claim(conn: psycopg.Connection[Any], kind: str, limit: int) -> list[Job]:
-    """Claim up to ``limit`` ready jobs of one kind; other workers skip the locked rows."""
+def claim(
+    conn: psycopg.Connection[Any], kind: str, limit: int, owner: int | None = None
+) -> list[Job]:
+    """Claim up to ``limit`` ready jobs of one kind for lease ``owner``; other workers skip the
+    locked rows. Running jobs whose owner is gone (or, without a lease, that ran for longer than
+    ``STALE_AFTER``) are taken back."""
     rows = conn.execute(
-        """
-        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
-         WHERE id IN (SELECT id FROM context_jobs
-                       WHERE kind = %s AND run_after <= now()
-                         AND (status = 'queued'
-                              -- a worker that died mid-job leaves it 'running': take it back
-                              OR (status = 'running' AND locked_at < now() - %s::interval))
-                       ORDER BY run_after, id
+        f"""
+        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1,
+                                locked_by = %s
+         WHERE id IN (SELECT j.id FROM context_jobs j
+                       WHERE j.kind = %s AND j.run_after <= now()
+                         AND (j.status = 'queued' OR (j.status = 'running' AND {RECLAIMABLE}))
+                       ORDER BY j.run_after, j.id
                        LIMIT %s FOR UPDATE SKIP LOCKED)
         RETURNING id, kind, payload, attempts
         """,
-        (kind, STALE_AFTER, limit),
+        (owner, kind, limit),
     ).fetchall()
     return _jobs(rows)
 
 
 def claim_for_scopes(
-    conn: psycopg.Connection[Any], kind: str, scopes: list[str], limit: int
+    conn: psycopg.Connection[Any],
+    kind: str,
+    scopes: list[str],
+    limit: int,
+    owner: int | None = None,
 ) -> list[Job]:
-    """Claim queued block jobs whose block lives in one of ``scopes`` (the query's inline path)."""
+    """Claim ready block jobs whose block lives in one of ``scopes`` (the query's inline path),
+    orphaned running ones included."""
     rows = conn.execute(
-        """
-        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1
+        f"""
+        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1,
+                                locked_by = %s
          WHERE id IN (SELECT j.id FROM context_jobs j
                         JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
-                       WHERE j.kind = %s AND j.status = 'queued' AND j.run_after <= now()
-                         AND b.scope = ANY(%s)
+                       WHERE j.kind = %s AND j.run_after <= now() AND b.scope = ANY(%s)
+                         AND (j.status = 'queued' OR (j.status = 'running' AND {RECLAIMABLE}))
                        ORDER BY j.id
                        LIMIT %s FOR UPDATE OF j SKIP LOCKED)
         RETURNING id, kind, payload, attempts
+        """,
+        (owner, kind, scopes, limit),
+    ).fetchall()
+    return _jobs(rows)
+
+
+def running_for_scopes(
+    conn: psycopg.Connection[Any], kind: str, scopes: list[str], limit: int
+) -> list[Job]:
+    """Block jobs in ``scopes`` that a live worker is running right now (not reclaimable)."""
+    rows = conn.execute(
+        f"""
+        SELECT j.id, j.kind, j.payload, j.attempts FROM context_jobs j
+          JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
+         WHERE j.kind = %s AND j.status = 'running' AND b.scope = ANY(%s) AND NOT {RECLAIMABLE}
+         ORDER BY j.id LIMIT %s
         """,
         (kind, scopes, limit),
     ).fetchall()
@@ -123,8 +154,8 @@ def requeue(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
     """Hand jobs back for a later step, without counting the attempt."""
     if job_ids:
         conn.execute(
-            "UPDATE context_jobs SET status = 'queued', locked_at = NULL, attempts = 0 "
-            "WHERE id = ANY(%s)",
+            "UPDATE context_jobs SET status = 'queued', locked_at = NULL, locked_by = NULL, "
+            "attempts = 0 WHERE id = ANY(%s)",
             (job_ids,),
         )
 
@@ -136,7 +167,7 @@ def fail(conn: psycopg.Connection[Any], job_id: int, error: str, max_attempts: i
         UPDATE context_jobs
            SET status = CASE WHEN attempts >= %s THEN 'quarantined' ELSE 'queued' END,
                run_after = now() + make_interval(secs => power(2, least(attempts, 12))),
-               locked_at = NULL, last_error = %s
+               locked_at = NULL, locked_by = NULL, last_error = %s
          WHERE id = %s
         """,
         (max_attempts, error[:2000], job_id),
@@ -180,8 +211,9 @@ def run_batch(app: App, handler: JobHandler, claimed: list[Job]) -> int:
 def run_kind(app: App, handler: JobHandler, batch: int | None = None) -> int:
     """Claim one batch of ``handler.kind`` (``batch`` or the handler's size) and run it; return
     how many jobs were done."""
+    owner = app.lease.id()
     with app.connection() as conn:
-        claimed = claim(conn, handler.kind, batch or handler.batch_size)
+        claimed = claim(conn, handler.kind, batch or handler.batch_size, owner)
     return run_batch(app, handler, claimed)
 
 

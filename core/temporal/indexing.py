@@ -99,8 +99,9 @@ TEMPORAL_JOBS = JobHandler(
 
 def extract_pending(app: App, scopes: list[str], batch: int = 256) -> int:
     """The query's inline path: extract the caller's pending blocks before dates are used."""
+    owner = app.lease.id()
     with app.connection() as conn:
-        claimed = claim_for_scopes(conn, KIND, scopes, batch)
+        claimed = claim_for_scopes(conn, KIND, scopes, batch, owner)
         for job in claimed:
             extract_block(conn, str(job.payload["block_id"]))
         finish(conn, [j.id for j in claimed])

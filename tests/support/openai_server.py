@@ -35,7 +35,8 @@ Handler = Callable[["OpenAIServer", dict[str, Any]], tuple[int, Any]]
 #   reversed    correct vectors, but listed in reverse order (the client must sort by index)
 #   error500    HTTP 500 with an OpenAI-style error body
 #   malformed   HTTP 200 with a body that is not an embeddings response
-BEHAVIOURS = ("ok", "constant", "zero", "nan", "short", "reversed", "error500", "malformed")
+#   hang        no answer until ``release`` is set (then as ok): a model that stalls
+BEHAVIOURS = ("ok", "constant", "zero", "nan", "short", "reversed", "error500", "malformed", "hang")
 
 
 def hash_vector(text: str, dimensions: int) -> np.ndarray:
@@ -57,6 +58,7 @@ class OpenAIServer:
     behaviour: str = "ok"
     requests: list[RecordedRequest] = field(default_factory=list)
     routes: dict[str, Handler] = field(default_factory=dict)
+    release: threading.Event = field(default_factory=threading.Event)
     _httpd: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
 
@@ -77,6 +79,7 @@ class OpenAIServer:
         return self
 
     def stop(self) -> None:
+        self.release.set()
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -84,6 +87,8 @@ class OpenAIServer:
 
     def reset(self, behaviour: str = "ok") -> None:
         assert behaviour in BEHAVIOURS, behaviour
+        self.release.set()  # let any hanging request finish
+        self.release = threading.Event()
         self.behaviour = behaviour
         self.requests.clear()
 
@@ -101,6 +106,9 @@ def embeddings_handler(server: OpenAIServer, body: dict[str, Any]) -> tuple[int,
     if not isinstance(inputs, list) or not all(isinstance(t, str) for t in inputs):
         return 400, {"error": {"message": "input must be a string or a list of strings"}}
     behaviour = server.behaviour
+    if behaviour == "hang":
+        server.release.wait(120)
+        behaviour = "ok"
     if behaviour == "error500":
         return 500, {"error": {"message": "model failed to load", "type": "server_error"}}
     if behaviour == "malformed":
