@@ -16,6 +16,7 @@ from ctx.core.access import Principal
 from ctx.core.app import App
 from ctx.core.blocks import (
     SENSITIVITIES,
+    BlockChanges,
     BlockTypeSpec,
     BlockWrite,
     SearchRequest,
@@ -26,7 +27,9 @@ from ctx.core.blocks import (
     get_block,
     list_blocks,
     search_blocks,
+    set_archived,
     store_block,
+    update_block,
 )
 from ctx.core.embed import (
     Embedder,
@@ -42,6 +45,7 @@ from ctx.core.embed import (
 from ctx.core.errors import (
     Ambiguous,
     ConfigError,
+    Conflict,
     CtxError,
     DatabaseError,
     EmbeddingError,
@@ -81,10 +85,12 @@ __all__ = [
     "App",
     "BackendFactory",
     "BackendKind",
+    "BlockChanges",
     "BlockTypeSpec",
     "BlockWrite",
     "Candidate",
     "ConfigError",
+    "Conflict",
     "CtxError",
     "DatabaseError",
     "Embedder",
@@ -131,6 +137,8 @@ __all__ = [
     "query",
     "require_str",
     "search_blocks",
+    "set_archived",
     "store_block",
     "truncate_matryoshka",
+    "update_block",
 ]

@@ -60,3 +60,10 @@ class EmbeddingError(CtxError):
 
     status_code = 502
     code = "embedding_failed"
+
+
+class Conflict(CtxError):
+    """The change would collide with something that exists (two blocks with one key, say)."""
+
+    status_code = 409
+    code = "conflict"

@@ -10,9 +10,10 @@ breaks it is a 422 naming where it is (``metadata.notes[2]``), never a 500 from 
 from __future__ import annotations
 
 import math
-from typing import Any
+from datetime import date, datetime
+from typing import Annotated, Any
 
-from pydantic import ConfigDict, model_validator
+from pydantic import BeforeValidator, ConfigDict, TypeAdapter, model_validator
 from sqlmodel import SQLModel
 
 from ctx.core.errors import ValidationError
@@ -64,13 +65,90 @@ def check_input(value: Any, path: str = "") -> None:
 
 
 class Strict(SQLModel):
-    """Base of every request model: unknown fields are refused, and the whole input obeys the
-    rule above before any field validator runs."""
+    """Base of every request model: unknown fields are refused, the whole input obeys the rule
+    above before any field validator runs, and types are strict (``true`` is no number, ``0`` is
+    no date, ``"5"`` is no limit). Dates and times arrive as ISO 8601 strings: declare them with
+    ``IsoDate`` / ``IsoDateTime``."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)  # type: ignore[assignment]
+    model_config = ConfigDict(  # type: ignore[assignment]
+        extra="forbid", populate_by_name=True, strict=True
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _storable(cls, data: Any) -> Any:
         check_input(data)
         return data
+
+
+_DATE = TypeAdapter(date)
+_DATETIME = TypeAdapter(datetime)
+
+
+def _iso(adapter: TypeAdapter[Any], what: str) -> Any:
+    def parse(value: Any) -> Any:
+        if isinstance(value, str):
+            return adapter.validate_python(value)  # lax here: ISO text becomes the type
+        if isinstance(value, date) or value is None:
+            return value
+        raise ValueError(f"must be an ISO 8601 {what} string")
+
+    return BeforeValidator(parse)
+
+
+IsoDate = Annotated[date, _iso(_DATE, "date")]
+IsoDateTime = Annotated[datetime, _iso(_DATETIME, "date-time")]
+
+
+def _plural(n: Any, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def error_message(error: dict[str, Any]) -> str:
+    """One pydantic error in ctx's words ("must be a whole number", not "Input should be ...")."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        return "is not a field of this request"
+    if kind == "string_too_short":
+        n = ctx.get("min_length", 1)
+        return "must not be empty" if n == 1 else f"must be at least {_plural(n, 'character')}"
+    if kind == "string_too_long":
+        return f"must be at most {_plural(ctx.get('max_length'), 'character')}"
+    if kind == "too_long":
+        return f"must have at most {_plural(ctx.get('max_length'), 'item')}"
+    if kind == "too_short":
+        return f"must have at least {_plural(ctx.get('min_length'), 'item')}"
+    if kind in ("greater_than_equal", "greater_than"):
+        word = "at least" if kind == "greater_than_equal" else "more than"
+        return f"must be {word} {ctx.get('ge', ctx.get('gt'))}"
+    if kind in ("less_than_equal", "less_than"):
+        word = "at most" if kind == "less_than_equal" else "less than"
+        return f"must be {word} {ctx.get('le', ctx.get('lt'))}"
+    if kind == "literal_error":
+        return f"must be one of {ctx.get('expected', '')}".replace("'", "")
+    simple = {
+        "int_type": "must be a whole number",
+        "int_parsing": "must be a whole number",
+        "float_type": "must be a number",
+        "float_parsing": "must be a number",
+        "bool_type": "must be true or false",
+        "bool_parsing": "must be true or false",
+        "string_type": "must be text",
+        "list_type": "must be a list",
+        "dict_type": "must be an object",
+        "model_type": "must be an object",
+        "model_attributes_type": "must be an object",
+        "date_from_datetime_parsing": "must be an ISO 8601 date (YYYY-MM-DD)",
+        "date_parsing": "must be an ISO 8601 date (YYYY-MM-DD)",
+        "date_type": "must be an ISO 8601 date (YYYY-MM-DD)",
+        "datetime_parsing": "must be an ISO 8601 date-time",
+        "datetime_from_date_parsing": "must be an ISO 8601 date-time",
+        "datetime_type": "must be an ISO 8601 date-time",
+    }
+    if kind in simple:
+        return simple[kind]
+    message = str(error.get("msg", "is invalid"))
+    return message.removeprefix("Value error, ").removeprefix("Assertion failed, ")

@@ -9,12 +9,13 @@ from ctx.core.access.keys import (
     revoke_key,
     token_from_headers,
 )
-from ctx.core.access.principals import SCOPE_RE, Principal, validate_scope
+from ctx.core.access.principals import SCOPE_RE, Principal, WhoAmI, validate_scope
 
 __all__ = [
     "SCOPE_RE",
     "TOKEN_PREFIX",
     "Principal",
+    "WhoAmI",
     "authenticate",
     "create_key",
     "hash_token",

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from ctx.core.errors import Forbidden, ValidationError
 
 SCOPE_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,49}$")
@@ -69,3 +71,14 @@ def validate_scope(scope: str, what: str = "scope") -> str:
             field=what,
         )
     return scope
+
+
+class WhoAmI(BaseModel):
+    """The calling key, as ``/api/whoami`` describes it (never its token)."""
+
+    key_id: str
+    name: str
+    home_scope: str
+    allowed_scopes: list[str]
+    read_scopes: list[str]
+    is_admin: bool

@@ -1,6 +1,8 @@
 """Blocks: the stored unit of knowledge. Types as policy rows, writes, reads, light search, and
 the request schemas of these operations."""
 
+from ctx.core.blocks.edit import set_archived, update_block
+from ctx.core.blocks.manage import manage
 from ctx.core.blocks.read import (
     BLOCK_COLUMNS,
     block_categories,
@@ -11,8 +13,13 @@ from ctx.core.blocks.read import (
     resolve_id,
 )
 from ctx.core.blocks.schemas import (
+    BlockChanges,
+    BlockListItem,
     BlockOut,
+    BlockStats,
+    CategoryCount,
     ManageRequest,
+    ManageResponse,
     SearchHit,
     SearchRequest,
     SearchResponse,
@@ -20,6 +27,7 @@ from ctx.core.blocks.schemas import (
     StoreRequest,
     StoreResponse,
     Strict,
+    clean_tags,
     clean_text,
     required_text,
 )
@@ -48,10 +56,15 @@ __all__ = [
     "RETRIEVAL_POLICIES",
     "SENSITIVITIES",
     "TYPE_COLUMNS",
+    "BlockChanges",
+    "BlockListItem",
     "BlockOut",
+    "BlockStats",
     "BlockTypeSpec",
     "BlockWrite",
+    "CategoryCount",
     "ManageRequest",
+    "ManageResponse",
     "PreviousVersion",
     "SearchHit",
     "SearchRequest",
@@ -62,6 +75,7 @@ __all__ = [
     "Strict",
     "block_categories",
     "block_stats",
+    "clean_tags",
     "clean_text",
     "content_hash",
     "delete_block",
@@ -70,11 +84,14 @@ __all__ = [
     "get_type",
     "list_blocks",
     "load_types",
+    "manage",
     "registered_types",
     "required_text",
     "resolve_id",
     "search_blocks",
     "seed_types",
+    "set_archived",
     "store_block",
+    "update_block",
     "update_type",
 ]

@@ -92,23 +92,25 @@ def list_blocks(
     return [row_out(r) for r in rows]
 
 
-def block_stats(app: App, who: Principal) -> dict[str, Any]:
+def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str, Any]:
+    """Counts over the caller's read scopes, or one of them."""
+    scopes = _scopes(who, scope)
     with app.connection() as conn:
         total = conn.execute(
             "SELECT count(*) AS blocks, count(*) FILTER (WHERE is_archived) AS archived, "
             "count(DISTINCT category) AS categories, max(updated_at) AS last_write "
             "FROM context_blocks WHERE scope = ANY(%s)",
-            (list(who.read_scopes),),
+            (scopes,),
         ).fetchone()
         by_scope = conn.execute(
             "SELECT scope, count(*) AS n FROM context_blocks WHERE scope = ANY(%s) "
             "GROUP BY scope ORDER BY scope",
-            (list(who.read_scopes),),
+            (scopes,),
         ).fetchall()
         by_type = conn.execute(
             "SELECT block_type, count(*) AS n FROM context_blocks WHERE scope = ANY(%s) "
             "GROUP BY block_type ORDER BY block_type",
-            (list(who.read_scopes),),
+            (scopes,),
         ).fetchall()
     assert total is not None
     return {

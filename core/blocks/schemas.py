@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 from sqlmodel import SQLModel
 
-from ctx.core.validation import Strict
+from ctx.core.validation import IsoDateTime, Strict
 
 Sensitivity = Literal["public", "internal", "personal", "credentials"]
 # A day of margin at each end: timestamptz is read back through the session's time zone.
@@ -25,6 +25,17 @@ def clean_text(value: str, what: str) -> str:
     if "\x00" in value:
         raise ValueError(f"{what} must not contain NUL characters")
     return value
+
+
+def clean_tags(tags: list[str]) -> list[str]:
+    """Stripped, 1-100 characters each, duplicates dropped (order kept)."""
+    out = []
+    for t in tags:
+        t = clean_text(t, "tag").strip()
+        if not t or len(t) > 100:
+            raise ValueError("each tag must be 1-100 characters (not empty, not only spaces)")
+        out.append(t)
+    return list(dict.fromkeys(out))
 
 
 def storable_time(value: datetime) -> datetime:
@@ -59,7 +70,7 @@ class StoreRequest(Strict):
     # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
     sensitivity: Sensitivity | None = None
-    occurred_at: datetime | None = Field(
+    occurred_at: IsoDateTime | None = Field(
         default=None, description="When the block's event happened (its own date), ISO 8601."
     )
 
@@ -89,13 +100,25 @@ class StoreRequest(Strict):
     @field_validator("tags")
     @classmethod
     def _tags(cls, v: list[str]) -> list[str]:
-        out = []
-        for t in v:
-            t = clean_text(t, "tag").strip()
-            if not t or len(t) > 100:
-                raise ValueError("each tag must be 1-100 characters")
-            out.append(t)
-        return list(dict.fromkeys(out))
+        return clean_tags(v)
+
+
+class BlockChanges(Strict):
+    """Fields to change on a stored block; those not given stay as they are."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=500)
+    content: str | None = Field(default=None, max_length=900_000)
+    category: str | None = Field(default=None, min_length=1, max_length=100)
+    block_type: str | None = Field(default=None, max_length=50)
+    tags: list[str] | None = Field(default=None, max_length=50)
+    meta: dict[str, Any] | None = Field(default=None, alias="metadata")
+    sensitivity: Sensitivity | None = None
+    occurred_at: IsoDateTime | None = None
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, v: list[str] | None) -> list[str] | None:
+        return None if v is None else clean_tags(v)
 
 
 class StoreResponse(SQLModel):
@@ -120,6 +143,11 @@ class SearchRequest(Strict):
     def _query(cls, v: str) -> str:
         return required_text(v, "query")
 
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, v: list[str]) -> list[str]:
+        return clean_tags(v)
+
 
 class SearchHit(SQLModel):
     id: str
@@ -139,8 +167,15 @@ class SearchResponse(SQLModel):
 
 
 class ManageRequest(Strict):
-    action: Literal["get", "delete", "list", "stats", "categories"]
-    id: str | None = Field(default=None, max_length=36)
+    action: Literal[
+        "get", "delete", "list", "stats", "categories", "update", "archive", "unarchive"
+    ]
+    id: str | None = Field(
+        default=None,
+        max_length=36,
+        description="Block id or a unique prefix (get, delete, update, archive, unarchive).",
+    )
+    changes: BlockChanges | None = Field(default=None, description="Fields to change (update).")
     limit: int = Field(default=20, ge=1, le=200)
     offset: int = Field(default=0, ge=0, le=1_000_000_000)
     category: str | None = None
@@ -160,5 +195,53 @@ class BlockOut(SQLModel):
     is_archived: bool
     guard_status: str
     content_hash: str
+    occurred_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
+
+
+class BlockListItem(SQLModel):
+    id: str
+    scope: str
+    category: str
+    title: str
+    block_type: str
+    tags: list[str]
+    sensitivity: str
+    is_archived: bool
+    guard_status: str
+    content_length: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class BlockStats(SQLModel):
+    blocks: int
+    archived: int
+    categories: int
+    last_write: datetime | None
+    by_scope: dict[str, int]
+    by_type: dict[str, int]
+
+
+class CategoryCount(SQLModel):
+    category: str
+    blocks: int
+    last_write: datetime | None
+
+
+class ManageResponse(SQLModel):
+    """What ``manage`` answers; the fields present depend on the action: ``block`` (get),
+    ``blocks`` and ``count`` (list), ``stats``, ``categories``, or the changed block's ``id``,
+    ``action``, ``scope``, ``category`` and ``title`` (delete, update, archive, unarchive)."""
+
+    block: BlockOut | None = None
+    blocks: list[BlockListItem] | None = None
+    count: int | None = None
+    stats: BlockStats | None = None
+    categories: list[CategoryCount] | None = None
+    id: str | None = None
+    action: Literal["deleted", "updated", "archived", "unarchived"] | None = None
+    scope: str | None = None
+    category: str | None = None
+    title: str | None = None

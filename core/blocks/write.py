@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 from psycopg.types.json import Jsonb
 
 from ctx.core.access import Principal, validate_scope
@@ -57,7 +58,7 @@ class BlockWrite:
     sensitivity: str
     occurred_at: datetime | None
     previous: PreviousVersion | None
-    jobs: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    jobs: list[tuple[str, str | None, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def is_new(self) -> bool:
@@ -80,9 +81,10 @@ class BlockWrite:
         }
         return any(now[w] != before[w] for w in what)
 
-    def queue_job(self, kind: str, **payload: Any) -> None:
-        """Queue a job of ``kind`` for this block (deduplicated per block while queued)."""
-        self.jobs.append((kind, payload))
+    def queue_job(self, kind: str, *, key: str | None = None, **payload: Any) -> None:
+        """Queue a job of ``kind`` for this block (its id joins the payload; one queued per
+        block), or with ``key`` a job about something else (a scope, say), one queued per key."""
+        self.jobs.append((kind, key, payload))
 
 
 def _check_annotations(write: BlockWrite, sensitivity: str) -> None:
@@ -95,44 +97,129 @@ def _check_annotations(write: BlockWrite, sensitivity: str) -> None:
         raise ValidationError("a plugin left invalid tags or metadata on a write")
 
 
-def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
-    """Upsert a block; return ``{id, action, scope, category, title}``."""
-    scope = validate_scope(req.scope or who.home_scope)
-    who.require_write(scope)
-    spec = app.block_type(req.block_type)
+def type_for(app: App, name: str) -> BlockTypeSpec:
+    spec = app.block_type(name)
     if spec is None:
         known = ", ".join(sorted(app.block_types))
         raise ValidationError(
-            f"unknown block_type {req.block_type!r}; known types: {known}", field="block_type"
+            f"unknown block_type {name!r}; known types: {known}", field="block_type"
         )
+    return spec
+
+
+def prepare_write(
+    app: App,
+    conn: psycopg.Connection[Any],
+    who: Principal,
+    req: StoreRequest,
+    scope: str,
+    previous: dict[str, Any] | None,
+) -> BlockWrite:
+    """The write as plugins see it, after every ``before_block_write`` has vetoed or annotated."""
+    spec = type_for(app, req.block_type)
     sensitivity = req.sensitivity or spec.default_sensitivity
+    write = BlockWrite(
+        scope=scope,
+        category=req.category,
+        title=req.title,
+        content=req.content,
+        content_hash=content_hash(req.content),
+        spec=spec,
+        tags=list(req.tags),
+        meta=dict(req.meta),
+        sensitivity=sensitivity,
+        occurred_at=req.occurred_at,
+        previous=PreviousVersion(
+            previous["content_hash"], previous["block_type"], previous["occurred_at"]
+        )
+        if previous
+        else None,
+    )
+    app.host.call("before_block_write", app=app, conn=conn, who=who, write=write)
+    _check_annotations(write, sensitivity)
+    return write
+
+
+def write_values(write: BlockWrite) -> dict[str, Any]:
+    """The row values of a prepared write, by column."""
+    return {
+        "scope": write.scope,
+        "category": write.category,
+        "title": write.title,
+        "content": write.content,
+        "block_type": write.spec.name,
+        "tags": list(dict.fromkeys(write.tags)),
+        "metadata": Jsonb(write.meta),
+        "sensitivity": write.sensitivity,
+        "content_hash": write.content_hash,
+        "occurred_at": write.occurred_at,
+    }
+
+
+def audit(
+    conn: psycopg.Connection[Any],
+    who: Principal,
+    action: str,
+    block_id: str,
+    scope: str,
+    detail: dict[str, Any],
+) -> None:
+    conn.execute(
+        "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
+        "VALUES (%s, %s, %s, %s, %s)",
+        (who.key_id, action, block_id, scope, Jsonb(detail)),
+    )
+
+
+def record_write(
+    conn: psycopg.Connection[Any], who: Principal, write: BlockWrite, block_id: str, action: str
+) -> dict[str, Any]:
+    """In the write's transaction: the audit row and the queued jobs; returns the stored row."""
+    audit(
+        conn,
+        who,
+        f"block.{action}",
+        block_id,
+        write.scope,
+        {"category": write.category, "title": write.title, "type": write.spec.name},
+    )
+    for kind, key, payload in write.jobs:
+        if key is None:
+            enqueue(conn, kind, {**payload, "block_id": block_id}, dedupe_key=block_id)
+        else:
+            enqueue(conn, kind, payload, dedupe_key=key)
+    return fetch_block(conn, block_id)
+
+
+def summary(block: dict[str, Any], action: str) -> dict[str, Any]:
+    return {
+        "id": block["id"],
+        "action": action,
+        "scope": block["scope"],
+        "category": block["category"],
+        "title": block["title"],
+    }
+
+
+def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
+    """Upsert a block by (scope, category, title); return ``{id, action, scope, category,
+    title}``. Storing an archived block's key again brings it back."""
+    scope = validate_scope(req.scope or who.home_scope)
+    who.require_write(scope)
     with app.connection() as conn:
         old = conn.execute(
             "SELECT content_hash, block_type, occurred_at FROM context_blocks "
             "WHERE scope = %s AND category = %s AND title = %s FOR UPDATE",
             (scope, req.category, req.title),
         ).fetchone()
-        write = BlockWrite(
-            scope=scope,
-            category=req.category,
-            title=req.title,
-            content=req.content,
-            content_hash=content_hash(req.content),
-            spec=spec,
-            tags=list(req.tags),
-            meta=dict(req.meta),
-            sensitivity=sensitivity,
-            occurred_at=req.occurred_at,
-            previous=PreviousVersion(**old) if old else None,
-        )
-        app.host.call("before_block_write", app=app, conn=conn, who=who, write=write)
-        _check_annotations(write, sensitivity)
+        write = prepare_write(app, conn, who, req, scope, old)
         row = conn.execute(
             """
             INSERT INTO context_blocks
                 (scope, category, title, content, block_type, tags, metadata, sensitivity,
                  content_hash, occurred_at)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+            VALUES (%(scope)s, %(category)s, %(title)s, %(content)s, %(block_type)s, %(tags)s,
+                    %(metadata)s, %(sensitivity)s, %(content_hash)s, %(occurred_at)s)
             ON CONFLICT (scope, category, title) DO UPDATE SET
                 content = EXCLUDED.content,
                 block_type = EXCLUDED.block_type,
@@ -148,66 +235,41 @@ def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                 updated_at = now()
             RETURNING id, (xmax = 0) AS created
             """,
-            (
-                scope,
-                write.category,
-                write.title,
-                write.content,
-                spec.name,
-                list(dict.fromkeys(write.tags)),
-                Jsonb(write.meta),
-                write.sensitivity,
-                write.content_hash,
-                write.occurred_at,
-            ),
+            write_values(write),
         ).fetchone()
         assert row is not None
         action = "created" if row["created"] else "updated"
-        block_id = str(row["id"])
-        conn.execute(
-            "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
-            "VALUES (%s, %s, %s, %s, %s)",
-            (
-                who.key_id,
-                f"block.{action}",
-                block_id,
-                scope,
-                Jsonb({"category": req.category, "title": req.title, "type": spec.name}),
-            ),
-        )
-        for kind, payload in write.jobs:
-            enqueue(conn, kind, {**payload, "block_id": block_id}, dedupe_key=block_id)
-        full = fetch_block(conn, block_id)
+        full = record_write(conn, who, write, str(row["id"]), action)
     app.host.notify("on_block_written", app=app, block=full, action=action)
-    return {
-        "id": block_id,
-        "action": action,
-        "scope": scope,
-        "category": req.category,
-        "title": req.title,
-    }
+    return summary(full, action)
+
+
+def owned_block(
+    conn: psycopg.Connection[Any], who: Principal, ident: str, verb: str
+) -> dict[str, Any]:
+    """A block of the caller's home scope, locked for the change (id or unique prefix)."""
+    block_id = resolve_id(conn, who, ident)
+    conn.execute("SELECT 1 FROM context_blocks WHERE id = %s FOR UPDATE", (block_id,))
+    block = fetch_block(conn, block_id)
+    if block["scope"] != who.home_scope:
+        raise Forbidden(
+            f"this key {verb} only in its home scope {who.home_scope!r}, not {block['scope']!r}"
+        )
+    return block
 
 
 def delete_block(app: App, who: Principal, ident: str) -> dict[str, Any]:
     """Delete a block of the caller's home scope by id or unique prefix; audited."""
     with app.connection() as conn:
-        block_id = resolve_id(conn, who, ident)
-        block = fetch_block(conn, block_id)
-        if block["scope"] != who.home_scope:
-            raise Forbidden(
-                f"this key deletes only in its home scope {who.home_scope!r}, "
-                f"not {block['scope']!r}"
-            )
-        conn.execute("DELETE FROM context_blocks WHERE id = %s", (block_id,))
-        conn.execute(
-            "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
-            "VALUES (%s, 'block.deleted', %s, %s, %s)",
-            (
-                who.key_id,
-                block_id,
-                block["scope"],
-                Jsonb({"category": block["category"], "title": block["title"]}),
-            ),
+        block = owned_block(conn, who, ident, "deletes")
+        conn.execute("DELETE FROM context_blocks WHERE id = %s", (block["id"],))
+        audit(
+            conn,
+            who,
+            "block.deleted",
+            block["id"],
+            block["scope"],
+            {"category": block["category"], "title": block["title"]},
         )
     app.host.notify("on_block_written", app=app, block=block, action="deleted")
-    return {"id": block_id, "action": "deleted"}
+    return {"id": block["id"], "action": "deleted"}

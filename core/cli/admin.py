@@ -164,7 +164,15 @@ def settings_list(as_json: JsonOpt = False) -> None:
     if as_json:
         dump_json(rows)
     else:
-        table(rows, ["key", "value", "source", "type", "hot", "env"])
+        shown = [{**r, "value": _shown(r)} for r in rows]
+        table(shown, ["key", "value", "source", "type", "hot", "env"])
+
+
+def _shown(row: dict[str, Any]) -> str:
+    """A value as a person reads it; a secret only as set or unset."""
+    if row.get("secret"):
+        return "(set)" if row.get("is_set") else "(unset)"
+    return json.dumps(row["value"], ensure_ascii=False)
 
 
 @settings_app.command("get")
@@ -176,7 +184,7 @@ def settings_get(key: str, as_json: JsonOpt = False) -> None:
     if as_json:
         dump_json(row)
     else:
-        console.print(f"{key} = {json.dumps(row['value'])}  ({row['source']})")
+        console.print(f"{key} = {_shown(row)}  ({row['source']})", markup=False)
         console.print(f"  {row['help']}")
 
 

@@ -45,7 +45,12 @@ SETTINGS = [
         hot=False,
     ),
     Setting(
-        "embed.api_key", str, "", "Bearer token for the embeddings server (env only).", hot=False
+        "embed.api_key",
+        str,
+        "",
+        "Bearer token for the embeddings server (environment only; shown as set or unset).",
+        hot=False,
+        secret=True,
     ),
     Setting("embed.batch_size", int, 64, "Texts per embedding call.", minimum=1, maximum=2048),
 ]

@@ -23,7 +23,7 @@ from ctx.core.retrieval.pipeline import (
     run_pipeline,
 )
 from ctx.core.retrieval.rerank import Reranker, RerankerFactory, reranker_factories
-from ctx.core.retrieval.schemas import QueryRequest
+from ctx.core.retrieval.schemas import QueryRequest, QueryResponse, Source, StageTrace
 from ctx.core.retrieval.stages import BUILTIN_STAGES
 
 __all__ = [
@@ -34,11 +34,14 @@ __all__ = [
     "Channel",
     "LanguageGuess",
     "QueryRequest",
+    "QueryResponse",
     "QueryRun",
     "QueryStage",
     "Reranker",
     "RerankerFactory",
+    "Source",
     "StageRun",
+    "StageTrace",
     "build_pipeline",
     "by_score",
     "candidates_from_rows",

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ctx.core.hookspecs import hookimpl
 from ctx.core.retrieval.pipeline import QueryStage
 from ctx.core.retrieval.settings import SETTINGS, THRESHOLDS_ORDERED
 from ctx.core.retrieval.stages import BUILTIN_STAGES
-from ctx.core.runtime import Setting, SettingCheck
+from ctx.core.retrieval.term_stats import (
+    SCOPE_TERM_JOBS,
+    queue_refresh,
+    queue_refresh_after_delete,
+)
+from ctx.core.runtime import JobHandler, Setting, SettingCheck
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+    from ctx.core.blocks import BlockWrite
 
 
 @hookimpl
@@ -22,3 +32,20 @@ def register_settings(register: Callable[[Setting | SettingCheck], None]) -> Non
 def register_query_stages(register: Callable[[QueryStage], None]) -> None:
     for stage in BUILTIN_STAGES:
         register(stage)
+
+
+@hookimpl
+def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
+    register(SCOPE_TERM_JOBS)
+
+
+@hookimpl
+def before_block_write(write: BlockWrite) -> None:
+    if write.changed("content"):
+        queue_refresh(write)
+
+
+@hookimpl
+def on_block_written(app: App, block: dict[str, Any], action: str) -> None:
+    if action in ("deleted", "archived", "unarchived") and block.get("scope"):
+        queue_refresh_after_delete(app, str(block["scope"]))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import datetime
+from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ctx.core.blocks import required_text
-from ctx.core.validation import Strict
+from ctx.core.blocks import clean_tags, required_text
+from ctx.core.validation import IsoDate, Strict
 
 
 class QueryRequest(Strict):
@@ -20,7 +21,7 @@ class QueryRequest(Strict):
     exclude_types: list[str] = Field(default_factory=list)
     scopes: list[str] | None = None
     explain: bool = False
-    now: date | None = Field(
+    now: IsoDate | None = Field(
         default=None, description="Reference day for relative times (default: today)."
     )
 
@@ -28,6 +29,11 @@ class QueryRequest(Strict):
     @classmethod
     def _query(cls, v: str) -> str:
         return required_text(v, "query")
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, v: list[str]) -> list[str]:
+        return clean_tags(v)
 
     @field_validator("exclude_ids")
     @classmethod
@@ -39,3 +45,45 @@ class QueryRequest(Strict):
             except ValueError:
                 raise ValueError(f"exclude_ids: {item!r} is not a block id") from None
         return out
+
+
+class Source(BaseModel):
+    model_config = ConfigDict(extra="allow")  # stages may add fields to a source
+
+    id: str
+    title: str
+    category: str
+    scope: str
+    block_type: str
+    tags: list[str]
+    occurred_at: datetime | None
+    updated_at: datetime
+    snippet: str | None
+    score: float
+    channels: dict[str, Any] | None = Field(
+        default=None, description="With explain: each channel's rank and raw score, then factors."
+    )
+
+
+class StageTrace(BaseModel):
+    name: str
+    ms: float
+    in_: int = Field(alias="in")
+    out: int
+    notes: dict[str, Any] | None = None
+
+
+class QueryResponse(BaseModel):
+    """The answer of the query path. Stages may add fields (an answer, citations)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    query: str
+    confidence: Literal["confident", "low_confidence", "no_relevant_blocks_found"]
+    sources: list[Source]
+    language: dict[str, Any]
+    temporal: dict[str, Any]
+    warnings: list[str]
+    candidates: int
+    took_ms: float
+    stages: list[StageTrace] | None = Field(default=None, description="With explain only.")

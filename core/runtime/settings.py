@@ -32,6 +32,9 @@ class Setting:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
+    #: A credential: read from the environment only, never stored in the database, and shown
+    #: only as set or unset (the sealed secret store arrives with the backends).
+    secret: bool = False
 
     @property
     def env(self) -> str:
@@ -193,6 +196,12 @@ class Settings:
             if s is None:
                 problems.append(f"unknown setting {key!r} in the database (ignored)")
                 continue
+            if s.secret:
+                problems.append(
+                    f"secret setting {key!r} found in the database: ignored (remove the row; "
+                    f"set {s.env} in the environment)"
+                )
+                continue
             try:
                 values[key] = s.coerce(raw)
             except ValidationError as exc:
@@ -210,6 +219,12 @@ class Settings:
     def validate_change(self, key: str, value: Any | None) -> Any:
         """Coerce a new value and check every cross-key rule with it in place."""
         s = self.registry.get(key)
+        if s.secret:
+            raise ValidationError(
+                f"{key} is a secret: it is read from the environment only ({s.env}) and is never "
+                "stored in the database",
+                field=key,
+            )
         coerced = None if value is None else s.coerce(value)
 
         def lookup(k: str) -> Any:
@@ -233,16 +248,18 @@ class Settings:
         for key in sorted(self.registry.settings):
             s = self.registry.settings[key]
             value, source = self.resolve(key)
-            out.append(
-                {
-                    "key": key,
-                    "value": value,
-                    "source": source,
-                    "type": s.type.__name__,
-                    "default": s.default,
-                    "env": s.env,
-                    "hot": s.hot,
-                    "help": s.help,
-                }
-            )
+            row = {
+                "key": key,
+                "value": value,
+                "source": source,
+                "type": s.type.__name__,
+                "default": s.default,
+                "env": s.env,
+                "hot": s.hot,
+                "help": s.help,
+                "secret": s.secret,
+            }
+            if s.secret:  # write-only: say whether it is set, never what it is
+                row.update(value=None, default=None, is_set=bool(value))
+            out.append(row)
         return out

@@ -89,10 +89,10 @@ BEGIN
     content_words := (SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
                        WHERE lexemes IS NOT NULL AND lexemes <> '{}');
     q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query(
-                p_config => 'english', p_text => p_query, p_column => 'ts_en',
+                p_config => 'english', p_text => p_query, p_scopes => p_scopes,
                 p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks) END;
     q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query(
-                p_config => 'german', p_text => content_words, p_column => 'ts_de',
+                p_config => 'german', p_text => content_words, p_scopes => p_scopes,
                 p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks) END;
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
+from schemathesis.specs.openapi import checks
 
 from ctx.core import App
 from ctx.ui import create_app
@@ -90,6 +91,23 @@ def _check(response: requests.Response) -> str | None:
     return None
 
 
+CONFORMANCE = (
+    checks.status_code_conformance,
+    checks.response_schema_conformance,
+    checks.content_type_conformance,
+)
+
+
+def _conformance(case: Any, response: requests.Response) -> str | None:
+    """The response is one the OpenAPI schema documents: status, content type and body shape
+    (what a client generated from /openapi.json relies on)."""
+    try:
+        case.validate_response(response, checks=list(CONFORMANCE))
+    except (Exception, BaseExceptionGroup) as exc:  # schemathesis groups its failures
+        return "schema conformance: " + " ".join(str(exc).split())[:400]
+    return None
+
+
 def fuzz(
     base_url: str,
     keys: dict[str, str],
@@ -147,7 +165,7 @@ def _fuzz_one(
             )
             return
         report.statuses[response.status_code] += 1
-        problem = _check(response)
+        problem = _check(response) or _conformance(case, response)
         if problem:
             report.findings.append(
                 Finding(operation.label, key_name, response.status_code, problem, _describe(case))

@@ -12,9 +12,12 @@ from ctx.core.blocks import get_type, load_types, update_type
 from ctx.core.runtime import set_setting, unset_setting
 from ctx.core.validation import Strict
 from ctx.ui.api.deps import AdminDep, AppDep
+from ctx.ui.api.errors import BY_ID_RESPONSES, ERROR_RESPONSES
 
-router = APIRouter(prefix="/api", tags=["admin"])
-meta = APIRouter(tags=["admin"])  # datasette-style /-/ paths for introspection
+router = APIRouter(prefix="/api", tags=["admin"], responses={**ERROR_RESPONSES, **BY_ID_RESPONSES})
+meta = APIRouter(
+    tags=["admin"], responses={**ERROR_RESPONSES, **BY_ID_RESPONSES}
+)  # datasette-style /-/ paths for introspection
 
 
 class SettingValue(Strict):

@@ -6,17 +6,20 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ctx.core import ValidationError, blocks
+from ctx.core import blocks
+from ctx.core.access import WhoAmI
 from ctx.core.blocks import (
     ManageRequest,
+    ManageResponse,
     SearchRequest,
     SearchResponse,
     StoreRequest,
     StoreResponse,
 )
 from ctx.ui.api.deps import AppDep, PrincipalDep
+from ctx.ui.api.errors import BY_ID_RESPONSES, ERROR_RESPONSES
 
-router = APIRouter(prefix="/api", tags=["blocks"])
+router = APIRouter(prefix="/api", tags=["blocks"], responses={**ERROR_RESPONSES, **BY_ID_RESPONSES})
 
 
 @router.post("/store", name="store", response_model=StoreResponse)
@@ -32,28 +35,16 @@ def search(req: SearchRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]
     return {"results": hits, "count": len(hits)}
 
 
-@router.post("/manage", name="manage")
+@router.post(
+    "/manage", name="manage", response_model=ManageResponse, response_model_exclude_unset=True
+)
 def manage(req: ManageRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
-    """Get or delete a block by id or unique id prefix; list, stats and categories."""
-    if req.action in ("get", "delete") and not req.id:
-        raise ValidationError(f"action {req.action!r} needs an id", field="id")
-    if req.action == "get":
-        assert req.id is not None
-        return {"block": blocks.get_block(app, who, req.id)}
-    if req.action == "delete":
-        assert req.id is not None
-        return blocks.delete_block(app, who, req.id)
-    if req.action == "list":
-        items = blocks.list_blocks(
-            app, who, limit=req.limit, offset=req.offset, category=req.category, scope=req.scope
-        )
-        return {"blocks": items, "count": len(items)}
-    if req.action == "stats":
-        return {"stats": blocks.block_stats(app, who)}
-    return {"categories": blocks.block_categories(app, who, scope=req.scope)}
+    """By id (or a unique prefix): get, delete, update (with ``changes``), archive, unarchive; and
+    list, stats and categories of the key's read scopes (or one of them)."""
+    return blocks.manage(app, who, req)
 
 
-@router.get("/whoami", name="whoami")
+@router.get("/whoami", name="whoami", response_model=WhoAmI)
 def whoami(who: PrincipalDep) -> dict[str, Any]:
     """The calling key: name, home scope, read scopes, admin bit."""
     return who.as_dict()

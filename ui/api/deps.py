@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from ctx.core import App, Principal, Unauthorized
 from ctx.core.access import authenticate, token_from_headers
@@ -19,7 +20,17 @@ def get_app(request: Request) -> App:
     return app
 
 
-def get_principal(request: Request, app: Annotated[App, Depends(get_app)]) -> Principal:
+# Declared for the OpenAPI schema (securitySchemes); the key is read by token_from_headers.
+_key_header = APIKeyHeader(name="X-Context-Key", auto_error=False, scheme_name="ContextKey")
+_bearer = HTTPBearer(auto_error=False, scheme_name="Bearer", description="The API key as token.")
+
+
+def get_principal(
+    request: Request,
+    app: Annotated[App, Depends(get_app)],
+    _header: Annotated[str | None, Security(_key_header)] = None,
+    _token: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)] = None,
+) -> Principal:
     token = token_from_headers(request.headers)
     if not token:
         raise Unauthorized("missing or invalid API key")

@@ -8,9 +8,47 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ctx.core import CtxError
+from ctx.core.validation import error_message
+
+
+class FieldError(BaseModel):
+    field: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error response: a code, a message naming the problem, the field it is about (when
+    one is), and the request id to find it in the server log."""
+
+    error: str = Field(
+        description="A stable code: invalid, unauthorized, forbidden, not_found, ..."
+    )
+    message: str
+    field: str | None = None
+    errors: list[FieldError] | None = Field(default=None, description="422: every field problem.")
+    request_id: str | None = None
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description}
+
+
+#: The errors every authenticated endpoint can answer, documented once for the OpenAPI schema.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: _error("No key, or an unknown or revoked one."),
+    403: _error("The key may not do this (a scope it cannot read or write, not admin)."),
+    413: _error("The body is larger than server.body_limit."),
+    415: _error("The body is not declared as JSON."),
+    422: _error("A field is missing or invalid; `field` names it."),
+}
+BY_ID_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: _error("No such block (or setting, type, key) in the key's scopes."),
+    409: _error("Ambiguous id prefix, or the change collides with an existing block."),
+}
 
 
 def _request_id(request: Request) -> str | None:
@@ -26,12 +64,12 @@ def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
             details.append({"field": "body", "message": f"is not valid JSON ({reason})"})
             continue
         loc = [str(p) for p in err.get("loc", ()) if p != "body"]
-        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        message = error_message(err)
         if not loc:
             message = (
                 "is missing; send a JSON object"
                 if err.get("type") == "missing"
-                else f"must be a JSON object ({message})"
+                else "must be a JSON object"
             )
         details.append({"field": ".".join(loc) or "body", "message": message})
     if not details:
@@ -72,10 +110,20 @@ def install_error_handlers(api: FastAPI) -> None:
             exc.status_code, "http_error"
         )
         message = exc.detail if isinstance(exc.detail, str) else "request failed"
-        if exc.status_code == 400 and "parsing the body" in message:
+        status = exc.status_code
+        if status == 400 and "parsing the body" in message:
+            # the same status as every other invalid body
             message = "request body is not valid JSON (it must be UTF-8 encoded JSON)"
-            code = "invalid"
+            code, status = "invalid", 422
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"no such endpoint: {request.url.path} (see /docs)"
+        if exc.status_code == 405:
+            message = f"{request.method} is not allowed here"
+        body: dict[str, Any] = {"error": code, "message": message}
+        if status == 422:
+            body["field"] = "body"
         return JSONResponse(
-            {"error": code, "message": message, "request_id": _request_id(request)},
-            status_code=exc.status_code,
+            {**body, "request_id": _request_id(request)},
+            status_code=status,
+            headers=dict(exc.headers or {}),  # e.g. Allow on a 405
         )

@@ -51,11 +51,10 @@ class TooLarge(StarletteHTTPException):
 
 def _json_response(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
     data = json.dumps(body).encode()
-    start = {
-        "type": "http.response.start",
-        "status": status,
-        "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))],
-    }
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    start = {"type": "http.response.start", "status": status, "headers": headers}
     return start, {"type": "http.response.body", "body": data}
 
 
@@ -69,6 +68,30 @@ def _url_problem(scope: Scope) -> tuple[str, str] | None:
         problem = text_problem(name) or text_problem(value)
         if problem:
             return name if text_problem(name) is None else "query", f"query parameter {problem}"
+    return None
+
+
+def _api_refusal(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
+    """What the REST API refuses before reading a body: a request without any key (401, before
+    a malformed body could say 422), and a body that is not declared JSON (415)."""
+    if not scope.get("path", "").startswith("/api/"):
+        return None
+    has_key = b"x-context-key" in headers or headers.get(b"authorization", b"").lower().startswith(
+        b"bearer "
+    )
+    if not has_key:
+        return 401, "unauthorized", "missing or invalid API key"
+    if scope.get("method") in ("POST", "PUT", "PATCH"):
+        declared = headers.get(b"content-length", b"")
+        sends_body = declared not in (b"", b"0") or b"transfer-encoding" in headers
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        if sends_body and kind != b"application/json" and not kind.endswith(b"+json"):
+            return (
+                415,
+                "unsupported_media_type",
+                "send the body as JSON with the header Content-Type: application/json "
+                "(curl: -H 'content-type: application/json')",
+            )
     return None
 
 
@@ -137,8 +160,11 @@ class CtxMiddleware:
             if too_big:
                 raise TooLarge(limit)
             url_problem = _url_problem(scope)
+            refusal = _api_refusal(scope, headers)
             if url_problem:
                 await reply(422, "invalid", url_problem[1], field=url_problem[0])
+            elif refusal:
+                await reply(*refusal)
             else:
                 await self.app(scope, receive_limited, send_wrapped)
         except TooLarge:

@@ -156,3 +156,22 @@ def test_app_layers_env_and_database_and_survives_reopen(database_url: str, tmp_
         assert app.settings.resolve("search.default_limit") == (25, "env")
         with app.connection() as conn:
             assert conn.execute("SELECT key FROM context_settings").fetchall() == []
+
+
+def test_secret_settings_are_write_never_and_shown_as_set_only(app: App) -> None:
+    from ctx.core.runtime import Settings
+
+    settings = Settings(app.registry, {"CTX_EMBED_API_KEY": "sk-live-123"})
+    [row] = [r for r in settings.describe() if r["key"] == "embed.api_key"]
+    assert row["secret"] and row["is_set"] and row["value"] is None and row["default"] is None
+    assert "sk-live" not in repr(settings.describe())
+    assert settings["embed.api_key"] == "sk-live-123"  # the code still reads it
+    with pytest.raises(ValidationError, match=r"environment only .CTX_EMBED_API_KEY."):
+        set_setting(app, "embed.api_key", "sk-stored")
+    with app.connection() as conn:  # a row from an older version is ignored, not used
+        conn.execute(
+            "INSERT INTO context_settings (key, value) VALUES ('embed.api_key', '\"old\"')"
+        )
+    problems = app.reload()
+    assert any("secret setting 'embed.api_key'" in p for p in problems)
+    assert app.settings["embed.api_key"] == ""

@@ -108,7 +108,7 @@ def test_invalid_utf8_and_broken_json_are_refused(probe: Probe) -> None:
     json_header = {"content-type": "application/json"}
     bad_utf8 = b'{"title": "Existing", "content": "caf\xe9 \xff"}'
     r = probe.post("/api/store", content=bad_utf8, headers=json_header)
-    _assert_clear_error(r, 400, "UTF-8")
+    _assert_clear_error(r, 422, "UTF-8")  # like every other invalid body
     for raw in (b'{"title": "Existing", "content": ', b"not json"):
         r = probe.post("/api/store", content=raw, headers=json_header)
         _assert_clear_error(r, 422, "request body is not valid JSON")

@@ -165,7 +165,7 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
 
     router = APIRouter()
 
-    @router.get("/api/boom")
+    @router.get("/boom")
     def boom() -> None:
         raise RuntimeError("a bug")
 
@@ -174,7 +174,7 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
     with app, live_server(app) as url:
         host, port = url.removeprefix("http://").split(":")
         conn = http.client.HTTPConnection(host, int(port), timeout=10)
-        conn.request("GET", "/api/boom")
+        conn.request("GET", "/boom")
         first = conn.getresponse()
         body = json.loads(first.read())
         assert first.status == 500 and body["error"] == "internal"
@@ -183,3 +183,150 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
         second = conn.getresponse()
         assert second.status == 200 and json.loads(second.read()) == {"status": "ok"}
         conn.close()
+
+
+def test_secret_settings_are_write_only_over_http(client: Any, admin: dict[str, str]) -> None:
+    r = client.put("/api/settings/embed.api_key", headers=admin, json={"value": "sk-123"})
+    assert _json_error(r, 422, "environment only")["field"] == "embed.api_key"
+    shown = client.get("/api/settings/embed.api_key", headers=admin).json()
+    assert shown["secret"] is True and shown["value"] is None and shown["is_set"] is False
+    listed = client.get("/api/settings", headers=admin).json()["settings"]
+    assert next(s for s in listed if s["key"] == "embed.api_key")["value"] is None
+
+
+# -- rough edges of the REST API ----------------------------------------------------------------
+
+
+def test_no_key_is_401_before_anything_about_the_body(client: Any) -> None:
+    r = client.post(
+        "/api/query", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    _json_error(r, 401, "API key")
+    assert r.headers["www-authenticate"] == "Bearer"
+    assert client.get("/api/nowhere").status_code == 401  # fail closed, even for unknown paths
+
+
+def test_a_body_that_is_not_declared_json_gets_a_clear_415(
+    client: Any, user: dict[str, str]
+) -> None:
+    # curl -d sends application/x-www-form-urlencoded
+    r = client.post(
+        "/api/query",
+        headers={**user, "content-type": "application/x-www-form-urlencoded"},
+        content=b'{"query": "x"}',
+    )
+    _json_error(r, 415, "Content-Type: application/json")
+    r = client.post(
+        "/api/query",
+        headers={**user, "content-type": "application/json; charset=utf-8"},
+        content=b'{"query": "x"}',
+    )
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/query", {"query": "x", "now": 0}, "now"),
+        ("/api/query", {"query": "x", "limit": True}, "limit"),
+        ("/api/query", {"query": "x", "explain": "yes"}, "explain"),
+        ("/api/store", {"title": "t", "content": "c", "occurred_at": 0}, "occurred_at"),
+        ("/api/manage", {"action": "list", "limit": "5"}, "limit"),
+        ("/api/search", {"query": "x", "tags": [""]}, "tags"),
+        ("/api/query", {"query": "x", "tags": ["  "]}, "tags"),
+        ("/api/query", {"query": "x", "exclude_ids": [""]}, "exclude_ids"),
+        ("/api/query", {"query": "   "}, "query"),
+        ("/api/search", {"query": "   "}, "query"),
+    ],
+)
+def test_types_are_strict_and_empty_values_refused_alike(
+    client: Any, user: dict[str, str], path: str, body: dict[str, Any], field: str
+) -> None:
+    error = _json_error(client.post(path, headers=user, json=body), 422)
+    assert error["field"] == field
+    assert "Input should" not in error["message"] and "String should" not in error["message"]
+
+
+def test_messages_are_ctxs_not_pydantics(client: Any, user: dict[str, str]) -> None:
+    error = _json_error(
+        client.post("/api/store", headers=user, json={"title": "", "content": "c"}), 422
+    )
+    assert error["message"] == "title: must not be empty"
+    error = _json_error(
+        client.post("/api/query", headers=user, json={"query": "x", "limit": 99}), 422
+    )
+    assert error["message"] == "limit: must be at most 20"
+    error = _json_error(client.post("/api/manage", headers=user, json={"action": "nope"}), 422)
+    assert error["message"].startswith("action: must be one of get, delete, list")
+
+
+def test_405_says_what_is_allowed(client: Any, user: dict[str, str]) -> None:
+    r = client.request("TRACE", "/api/query", headers=user)
+    _json_error(r, 405, "TRACE is not allowed")
+    assert r.headers["allow"] == "POST"
+
+
+def test_manage_stats_respects_the_scope_like_list(client: Any, user: dict[str, str]) -> None:
+    client.post("/api/store", headers=user, json={"title": "t", "content": "c"})
+    r = client.post("/api/manage", headers=user, json={"action": "stats", "scope": "alpha"})
+    assert r.json()["stats"]["by_scope"] == {"alpha": 1}
+    _json_error(
+        client.post("/api/manage", headers=user, json={"action": "stats", "scope": "secret"}), 403
+    )
+
+
+def test_edit_archive_and_unarchive_by_id(app: App, client: Any, user: dict[str, str]) -> None:
+    first = client.post("/api/store", headers=user, json={"title": "Plan", "content": "v1"}).json()
+    client.post("/api/store", headers=user, json={"title": "Other", "content": "x"})
+    ident = first["id"][:8]
+
+    def manage(**body: Any) -> Any:
+        return client.post("/api/manage", headers=user, json=body)
+
+    r = manage(action="update", id=ident, changes={"content": "v2", "tags": ["ops"]})
+    assert (
+        r.status_code == 200 and r.json()["action"] == "updated" and r.json()["id"] == first["id"]
+    )
+    block = manage(action="get", id=ident).json()["block"]
+    assert (block["content"], block["tags"], block["title"]) == ("v2", ["ops"], "Plan")
+    # renaming onto another block's key is a conflict, and changes nothing
+    _json_error(manage(action="update", id=ident, changes={"title": "Other"}), 409, "already has")
+    assert manage(action="get", id=ident).json()["block"]["title"] == "Plan"
+    _json_error(manage(action="update", id=ident, changes={}), 422, "nothing to change")
+    _json_error(manage(action="update", id=ident), 422, "needs changes")
+    _json_error(manage(action="update", id=ident, changes={"title": ""}), 422)
+
+    assert manage(action="archive", id=ident).json()["action"] == "archived"
+    assert client.post("/api/search", headers=user, json={"query": "v2"}).json()["count"] == 0
+    assert manage(action="get", id=ident).json()["block"]["is_archived"] is True
+    assert manage(action="unarchive", id=ident).json()["action"] == "unarchived"
+    assert client.post("/api/search", headers=user, json={"query": "v2"}).json()["count"] == 1
+    with app.connection() as conn:
+        actions = [
+            r["action"]
+            for r in conn.execute(
+                "SELECT action FROM context_write_log WHERE block_id = %s ORDER BY id",
+                (first["id"],),
+            ).fetchall()
+        ]
+    assert actions == ["block.created", "block.updated", "block.archived", "block.unarchived"]
+
+
+def test_the_openapi_schema_describes_auth_errors_and_responses(client: Any) -> None:
+    spec = client.get("/openapi.json").json()
+    schemes = spec["components"]["securitySchemes"]
+    assert schemes["ContextKey"] == {"type": "apiKey", "in": "header", "name": "X-Context-Key"}
+    assert schemes["Bearer"]["scheme"] == "bearer"
+    query = spec["paths"]["/api/query"]["post"]
+    assert {"ContextKey": []} in query["security"]
+    assert query["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/QueryResponse"
+    )
+    for status in ("401", "403", "413", "415", "422"):
+        ref = query["responses"][status]["content"]["application/json"]["schema"]["$ref"]
+        assert ref.endswith("/ErrorBody"), status
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    manage = spec["paths"]["/api/manage"]["post"]["responses"]
+    assert {"404", "409"} <= set(manage)
+    whoami = spec["paths"]["/api/whoami"]["get"]["responses"]["200"]
+    assert whoami["content"]["application/json"]["schema"]["$ref"].endswith("/WhoAmI")

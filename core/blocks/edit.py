@@ -1,0 +1,105 @@
+"""Changing a stored block by id: edit its fields, archive it, bring it back.
+
+An edit goes through the same write path as ``store`` (the write hook, the audit row, the jobs the
+change needs); only the row is addressed by id, so a title or category can change too, as long
+as no other block already has the new key.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import psycopg.errors
+
+from ctx.core.access import Principal
+from ctx.core.blocks.read import fetch_block
+from ctx.core.blocks.schemas import BlockChanges, StoreRequest
+from ctx.core.blocks.write import (
+    audit,
+    owned_block,
+    prepare_write,
+    record_write,
+    summary,
+    write_values,
+)
+from ctx.core.errors import Conflict, ValidationError
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+EDITABLE = (
+    "title",
+    "content",
+    "category",
+    "block_type",
+    "tags",
+    "metadata",
+    "sensitivity",
+    "occurred_at",
+)
+
+
+def _merged(block: dict[str, Any], changes: BlockChanges) -> StoreRequest:
+    given = changes.model_dump(exclude_unset=True, by_alias=True)
+    if not given:
+        raise ValidationError(
+            "nothing to change: give at least one field in changes", field="changes"
+        )
+    current = {name: block[name] for name in EDITABLE}
+    return StoreRequest.model_validate({**current, **given, "scope": block["scope"]})
+
+
+def update_block(app: App, who: Principal, ident: str, changes: BlockChanges) -> dict[str, Any]:
+    """Change fields of a block in the caller's home scope; return ``{id, action, ...}``."""
+    with app.connection() as conn:
+        block = owned_block(conn, who, ident, "edits")
+        req = _merged(block, changes)
+        write = prepare_write(app, conn, who, req, block["scope"], block)
+        try:
+            with conn.transaction():  # a savepoint: a clash leaves a clear error, not a dead txn
+                conn.execute(
+                    """
+                    UPDATE context_blocks SET
+                        category = %(category)s, title = %(title)s, content = %(content)s,
+                        block_type = %(block_type)s, tags = %(tags)s, metadata = %(metadata)s,
+                        sensitivity = %(sensitivity)s, content_hash = %(content_hash)s,
+                        occurred_at = %(occurred_at)s,
+                        guard_status = CASE WHEN content_hash = %(content_hash)s
+                                            THEN guard_status ELSE 'pending' END,
+                        updated_at = now()
+                     WHERE id = %(id)s
+                    """,
+                    {**write_values(write), "id": block["id"]},
+                )
+        except psycopg.errors.UniqueViolation:
+            raise Conflict(
+                f"another block in scope {block['scope']!r} already has category "
+                f"{req.category!r} and title {req.title!r}",
+                field="title",
+            ) from None
+        full = record_write(conn, who, write, block["id"], "updated")
+    app.host.notify("on_block_written", app=app, block=full, action="updated")
+    return summary(full, "updated")
+
+
+def set_archived(app: App, who: Principal, ident: str, archived: bool) -> dict[str, Any]:
+    """Archive a block (kept, but out of every search) or bring it back; audited."""
+    action = "archived" if archived else "unarchived"
+    with app.connection() as conn:
+        block = owned_block(conn, who, ident, "archives" if archived else "unarchives")
+        if block["is_archived"] != archived:
+            conn.execute(
+                "UPDATE context_blocks SET is_archived = %s, updated_at = now() WHERE id = %s",
+                (archived, block["id"]),
+            )
+            audit(
+                conn,
+                who,
+                f"block.{action}",
+                block["id"],
+                block["scope"],
+                {"category": block["category"], "title": block["title"]},
+            )
+        full = fetch_block(conn, block["id"])
+    app.host.notify("on_block_written", app=app, block=full, action=action)
+    return summary(full, action)
