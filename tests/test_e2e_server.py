@@ -76,6 +76,8 @@ def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> 
     try:
         wait_healthy(first["url"], server)
         user = {**env, "CTX_URL": first["url"], "CTX_API_KEY": first["api_key"]}
+        up = ctx(user, "health")
+        assert up.returncode == 0 and up.stdout.startswith("ctx 0.") and ": ok" in up.stdout
 
         saved = ctx(
             user,
@@ -107,6 +109,15 @@ def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> 
 
         stats = json.loads(ctx(user, "stats", "--json").stdout)
         assert stats["blocks"] == 1
+
+        edited = ctx(user, "edit", block["id"][:8], "--title", "Deploy runbook [v2]")
+        assert edited.returncode == 0, edited.stderr
+        assert "[v2]" in edited.stdout and "default/ops" in edited.stdout  # no markup eaten
+        assert ctx(user, "archive", block["id"][:8]).returncode == 0
+        assert json.loads(ctx(user, "search", "migrations", "--json").stdout)["count"] == 0
+        assert ctx(user, "unarchive", block["id"][:8]).returncode == 0
+        shown = json.loads(ctx(user, "get", block["id"][:8], "--json").stdout)
+        assert shown["title"] == "Deploy runbook [v2]" and not shown["is_archived"]
 
         bad = ctx(user, "get", "nothex!")
         assert bad.returncode == 2
@@ -152,3 +163,32 @@ def test_embedded_postgres_starts_and_stops_with_ctxd(base_env: dict[str, str]) 
     while (pgdata / "postmaster.pid").exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not (pgdata / "postmaster.pid").exists(), "the embedded PostgreSQL kept running"
+
+
+def test_a_busy_port_is_one_line_and_exit_2(base_env: dict[str, str], database_url: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**base_env, "CTX_DATABASE_URL": database_url}
+        result = ctx(env, "serve", "--port", str(port))
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"ctx: port {port} on 127.0.0.1 is already in use: is another ctxd running? Choose one "
+        "with --port or CTX_SERVER_PORT"
+    )
+    assert "listening" not in result.stderr
+
+
+def test_health_and_doctor_say_whether_the_server_is_up(
+    base_env: dict[str, str], database_url: str
+) -> None:
+    env = {**base_env, "CTX_DATABASE_URL": database_url, "CTX_SERVER_PORT": str(free_port())}
+    down = ctx(env, "health")
+    assert down.returncode == 1 and "no ctx server at http://127.0.0.1:" in down.stdout
+    report = json.loads(ctx(env, "doctor", "--json").stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert checks["migrations"]["ok"] or checks["connection"]["ok"]  # the database side answers
+    assert checks["server"]["ok"] is False and report["ok"] is False
+    text = ctx(env, "doctor").stdout
+    assert "not ok: server" in text

@@ -7,8 +7,7 @@ from fastapi import APIRouter, FastAPI
 
 from ctx.core import App, PluginError
 from ctx.ui import api
-
-VERSION = "0.1.0"
+from ctx.ui.version import VERSION
 
 
 def create_app(app: App) -> FastAPI:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import signal
+import socket
 import sys
 from typing import Annotated
 
@@ -22,6 +24,33 @@ def _raise_stop(signum: int, frame: object) -> None:
     raise _Stop()
 
 
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a busy port is one clear line, not a log."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CtxError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        reason = (
+            "is already in use"
+            if exc.errno == errno.EADDRINUSE
+            else f"cannot be used ({exc.strerror})"
+        )
+        raise CtxError(
+            f"port {port} on {host} {reason}: is another ctxd running? Choose one with --port "
+            "or CTX_SERVER_PORT"
+        ) from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
 def serve(
     host: Annotated[
         str | None, typer.Option("--host", help="Default: server.host setting.")
@@ -38,6 +67,9 @@ def serve(
     if port is not None and not 1 <= port <= 65535:
         raise CtxError("--port must be between 1 and 65535")
     app = current_app()
+    bind_host = host or str(app.settings["server.host"])
+    bind_port = port or int(app.settings["server.port"])
+    sock = _bind(bind_host, bind_port)  # before anything claims to listen
     configure_logging(str(app.settings["log.level"]))
     app.open()
     worker = Worker(app)
@@ -47,8 +79,6 @@ def serve(
     try:
         listener.start()
         worker.start()
-        bind_host = host or str(app.settings["server.host"])
-        bind_port = port or int(app.settings["server.port"])
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()
         config = uvicorn.Config(
@@ -65,8 +95,9 @@ def serve(
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _raise_stop)
         with contextlib.suppress(_Stop):
-            uvicorn.Server(config).run()
+            uvicorn.Server(config).run(sockets=[sock])
     finally:
+        sock.close()
         worker.stop()
         listener.stop()
         app.close()

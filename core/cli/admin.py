@@ -7,12 +7,14 @@ import json
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from ctx.core import access
 from ctx.core.app import App
 from ctx.core.blocks import get_type, load_types, update_type
+from ctx.core.cli.client import Client
 from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
-from ctx.core.errors import ValidationError
+from ctx.core.errors import CtxError, ValidationError
 from ctx.core.runtime import apply_migrations, diagnose, redact, set_setting, unset_setting
 
 INIT_KEY_NAME = "admin (ctx init)"
@@ -46,7 +48,7 @@ def init(as_json: JsonOpt = False) -> None:
         console.print(f"database: {database} ({app.db.kind})")
         if token:
             console.print("\nAdmin API key (shown once, store it now):")
-            console.print(f"  [bold]{token}[/bold]")
+            console.print(Text("  " + token, style="bold"))
             console.print(f"\nUse it:  export CTX_URL={url} CTX_API_KEY={token}")
         else:
             assert earlier is not None
@@ -73,16 +75,50 @@ def migrate() -> None:
 
 
 def doctor(as_json: JsonOpt = False) -> None:
-    """Check the database: server version, extensions, text-search configurations, migrations."""
-    report = diagnose(current_app())
+    """Check the database (server version, extensions, text search, migrations) and the server."""
+    app = current_app()
+    report = diagnose(app)
+    server = _server_check(Client())
+    report["checks"].append(server)
+    report["ok"] = report["ok"] and server["ok"]
     if as_json:
         dump_json(report)
     else:
         for check in report["checks"]:
-            mark = "[green]ok[/green]" if check["ok"] else "[red]missing[/red]"
-            console.print(f"{mark}  {check['name']}: {check['detail']}")
-        console.print("all good" if report["ok"] else "some checks failed")
+            mark = Text("ok     ", style="green") if check["ok"] else Text("missing", style="red")
+            console.print(mark, f" {check['name']}: {check['detail']}")
+        failed = [c["name"] for c in report["checks"] if not c["ok"]]
+        console.print("all good" if not failed else "not ok: " + ", ".join(failed))
     if not report["ok"]:
+        raise typer.Exit(1)
+
+
+def _server_check(client: Client) -> dict[str, Any]:
+    try:
+        health = client.health()
+    except CtxError as exc:
+        return {"name": "server", "ok": False, "detail": exc.message}
+    ok = health.get("status") == "ok"
+    version = "?"
+    if client.key:
+        try:
+            version = str(client.get("/api/version").get("version", "?"))
+        except CtxError:
+            version = "? (the key was refused)"
+    detail = f"ctx {version} at {client.url}: {health.get('status')}"
+    return {"name": "server", "ok": ok, "detail": detail}
+
+
+def health(as_json: JsonOpt = False) -> None:
+    """Is the server up (at CTX_URL, or this machine's server.host/server.port), and which
+    version."""
+    client = Client()
+    check = _server_check(client)
+    if as_json:
+        dump_json({"url": client.url, **check})
+    else:
+        console.print(check["detail"])
+    if not check["ok"]:
         raise typer.Exit(1)
 
 
@@ -128,16 +164,8 @@ def keys_list(
     else:
         table(
             rows,
-            [
-                "id",
-                "name",
-                "key_prefix",
-                "home_scope",
-                "allowed_scopes",
-                "is_admin",
-                "last_used_at",
-                "revoked_at",
-            ],
+            ["key_prefix", "name", "home_scope", "allowed_scopes", "is_admin", "last_used_at"]
+            + (["revoked_at"] if all_keys else []),
         )
 
 
@@ -188,7 +216,7 @@ def settings_get(key: str, as_json: JsonOpt = False) -> None:
         console.print(f"  {row['help']}")
 
 
-@settings_app.command("set")
+@settings_app.command("set", context_settings={"ignore_unknown_options": True})
 def settings_set(key: str, value: str) -> None:
     """Store a value in the database layer (hot keys apply to running servers at once)."""
     with opened_app() as app:
@@ -279,6 +307,7 @@ def register(cli: typer.Typer) -> None:
     cli.command()(init)
     cli.command()(migrate)
     cli.command()(doctor)
+    cli.command()(health)
     cli.command()(plugins)
     cli.add_typer(keys_app, name="keys")
     cli.add_typer(settings_app, name="settings")

@@ -9,7 +9,13 @@ import httpx
 
 from ctx.core.errors import CtxError
 
-DEFAULT_URL = "http://127.0.0.1:8080"
+
+def configured_url() -> str:
+    """Where this machine's ctxd listens: the server.host and server.port settings."""
+    from ctx.core.cli.common import current_app
+
+    settings = current_app().settings
+    return f"http://{settings['server.host']}:{settings['server.port']}"
 
 
 class ClientError(CtxError):
@@ -18,7 +24,7 @@ class ClientError(CtxError):
 
 class Client:
     def __init__(self, url: str | None = None, key: str | None = None, timeout: float = 60) -> None:
-        self.url = (url or os.environ.get("CTX_URL") or DEFAULT_URL).rstrip("/")
+        self.url = (url or os.environ.get("CTX_URL") or configured_url()).rstrip("/")
         self.key = key or os.environ.get("CTX_API_KEY")
         self.timeout = timeout
 
@@ -27,6 +33,18 @@ class Client:
 
     def get(self, path: str) -> dict[str, Any]:
         return self.request("GET", path, None)
+
+    def health(self) -> dict[str, Any]:
+        """``/health`` without a key: ``{"status", "version"}``, or a ClientError when down."""
+        try:
+            response = httpx.get(self.url + "/health", timeout=min(self.timeout, 10))
+            body = response.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            raise ClientError(
+                f"no ctx server at {self.url} ({exc.__class__.__name__}); start it with "
+                "`ctx serve` or set CTX_URL"
+            ) from exc
+        return dict(body)
 
     def request(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         if not self.key:

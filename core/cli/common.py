@@ -10,15 +10,17 @@ from datetime import date, datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ctx.core.app import App
+from ctx.core.cli.clicklib import get_current_context
 from ctx.core.errors import ValidationError
 
-console = Console(highlight=False, soft_wrap=True)
+# No markup: user text ("[alpha/notes]") is printed as it is; styles come from rich.Text.
+console = Console(highlight=False, soft_wrap=True, markup=False)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
 
@@ -33,6 +35,27 @@ def _default(value: Any) -> Any:
 def dump_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, default=_default, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def headline(title: str, block_id: str, scope: str, category: str, score: float | None) -> Text:
+    """'Title  3f2a1b9c  alpha/notes  0.0164', with user text never read as markup."""
+    text = Text()
+    text.append(title, style="bold")
+    text.append(f"  {block_id[:8]}  {scope}/{category}")
+    if score is not None:
+        text.append(f"  {score:.4f}", style="dim")
+    return text
+
+
+def snippet(raw: str | None, indent: str = "   ") -> Text | None:
+    """A search snippet with its **highlights** shown bold; None when there is nothing to show."""
+    flat = " ".join((raw or "").split())
+    if not flat:
+        return None
+    text = Text(indent)
+    for i, part in enumerate(flat.split("**")):
+        text.append(part, style="bold" if i % 2 else "")
+    return text
 
 
 def read_stdin_text() -> str:
@@ -50,9 +73,10 @@ def read_stdin_text() -> str:
 def table(rows: Sequence[dict[str, Any]], columns: Sequence[str], title: str | None = None) -> None:
     t = Table(title=title, show_lines=False)
     for col in columns:
-        t.add_column(col)
+        # fold, never truncate: an id or key cut to "ctx_ab…" is useless to copy
+        t.add_column(col, overflow="fold")
     for row in rows:
-        t.add_row(*[_cell(row.get(c)) for c in columns])
+        t.add_row(*[Text(_cell(row.get(c)), overflow="fold") for c in columns])
     console.print(t)
 
 
@@ -68,7 +92,7 @@ def _cell(value: Any) -> str:
 
 def current_app() -> App:
     """The invocation's App (built once by ``run``); a fresh one outside a command."""
-    ctx = click.get_current_context(silent=True)
+    ctx = get_current_context(silent=True)
     app = ctx.find_object(App) if ctx is not None else None
     return app if app is not None else App()
 

@@ -6,9 +6,10 @@ import json
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from ctx.core.cli.client import Client
-from ctx.core.cli.common import console, dump_json, read_stdin_text, table
+from ctx.core.cli.common import console, dump_json, headline, read_stdin_text, snippet, table
 from ctx.core.errors import ValidationError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
@@ -46,12 +47,7 @@ def save(
             raise ValidationError(
                 "no content: standard input was empty (pass the content as an argument, or pipe it)"
             )
-    try:
-        meta = json.loads(metadata)
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"--metadata is not valid JSON: {exc.msg}") from None
-    if not isinstance(meta, dict):
-        raise ValidationError("--metadata must be a JSON object")
+    meta = _metadata(metadata)
     body: dict[str, Any] = {
         "title": title,
         "content": content,
@@ -68,7 +64,7 @@ def save(
     if as_json:
         dump_json(result)
     else:
-        console.print(f"{result['action']} {result['id']}  [{result['scope']}] {result['title']}")
+        _changed(result, as_json=False)
 
 
 def get(
@@ -80,13 +76,17 @@ def get(
     if as_json:
         dump_json(block)
         return
-    console.print(f"[bold]{block['title']}[/bold]  ({block['id']})")
+    console.print(Text(block["title"], style="bold"), f" ({block['id']})", markup=False)
     console.print(
         f"scope {block['scope']} · category {block['category']} · type {block['block_type']}"
         f" · {block['sensitivity']} · updated {block['updated_at']}"
+        + (" · archived" if block.get("is_archived") else ""),
+        markup=False,
     )
+    if block.get("occurred_at"):
+        console.print(f"occurred {block['occurred_at']}", markup=False)
     if block["tags"]:
-        console.print("tags: " + ", ".join(block["tags"]))
+        console.print("tags: " + ", ".join(block["tags"]), markup=False)
     console.print()
     console.print(block["content"], markup=False)
 
@@ -100,7 +100,7 @@ def delete(
     if as_json:
         dump_json(result)
     else:
-        console.print(f"deleted {result['id']}")
+        console.print(f"deleted {result['id']}", markup=False)
 
 
 def search(
@@ -123,10 +123,11 @@ def search(
         return
     for hit in result["results"]:
         console.print(
-            f"[bold]{hit['title']}[/bold]  {hit['id'][:8]} [{hit['scope']}/{hit['category']}]"
-            f"  {hit['score']:.3f}"
+            headline(hit["title"], hit["id"], hit["scope"], hit["category"], hit["score"])
         )
-        console.print("  " + hit["snippet"].replace("\n", " "), markup=False)
+        shown = snippet(hit["snippet"])
+        if shown:
+            console.print(shown)
     if not result["results"]:
         console.print("no matches")
 
@@ -158,11 +159,12 @@ def query(
     for warning in result["warnings"]:
         console.print(f"warning: {warning}", markup=False)
     for i, src in enumerate(result["sources"], 1):
-        console.print(
-            f"[bold]{i}. {src['title']}[/bold]  {src['id'][:8]} [{src['scope']}/{src['category']}]"
-            f"  {src['score']:.4f}"
-        )
-        console.print("   " + (src["snippet"] or "").replace("\n", " "), markup=False)
+        line = Text(f"{i}. ")
+        line.append(headline(src["title"], src["id"], src["scope"], src["category"], src["score"]))
+        console.print(line)
+        shown = snippet(src["snippet"])
+        if shown:
+            console.print(shown)
         if explain:
             console.print("   " + _explained(src["channels"]), markup=False)
     if explain:
@@ -198,9 +200,9 @@ def stats(as_json: JsonOpt = False) -> None:
         f"{result['categories']} categories; last write {result['last_write']}"
     )
     for scope, n in result["by_scope"].items():
-        console.print(f"  scope {scope}: {n}")
+        console.print(f"  scope {scope}: {n}", markup=False)
     for name, n in result["by_type"].items():
-        console.print(f"  type {name}: {n}")
+        console.print(f"  type {name}: {n}", markup=False)
 
 
 def categories(as_json: JsonOpt = False) -> None:
@@ -229,6 +231,86 @@ def list_meta(
     table(result, ["id", "scope", "category", "title", "block_type", "updated_at"])
 
 
+def edit(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    title: Annotated[str | None, typer.Option("--title", help="New title.")] = None,
+    content: Annotated[
+        str | None, typer.Option("--content", help="New content; '-' reads standard input.")
+    ] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", help="New category.")] = None,
+    block_type: Annotated[str | None, typer.Option("--type", "-t", help="New block type.")] = None,
+    tags: Annotated[
+        str | None, typer.Option("--tags", help="New tags, comma-separated ('' for none).")
+    ] = None,
+    metadata: Annotated[
+        str | None, typer.Option("--metadata", help="New metadata (a JSON object).")
+    ] = None,
+    sensitivity: Annotated[
+        str | None, typer.Option("--sensitivity", help="New sensitivity.")
+    ] = None,
+    occurred_at: Annotated[
+        str | None, typer.Option("--occurred-at", help="New event time (ISO), 'none' to clear.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Change fields of a block in your home scope; the others stay as they are."""
+    changes: dict[str, Any] = {}
+    if title is not None:
+        changes["title"] = title
+    if content is not None:
+        changes["content"] = read_stdin_text() if content == "-" else content
+    if category is not None:
+        changes["category"] = category
+    if block_type is not None:
+        changes["block_type"] = block_type
+    if tags is not None:
+        changes["tags"] = [t.strip() for t in tags.split(",") if t.strip()]
+    if metadata is not None:
+        changes["metadata"] = _metadata(metadata)
+    if sensitivity is not None:
+        changes["sensitivity"] = sensitivity
+    if occurred_at is not None:
+        changes["occurred_at"] = None if occurred_at.lower() == "none" else occurred_at
+    result = Client().post("/api/manage", {"action": "update", "id": block_id, "changes": changes})
+    _changed(result, as_json)
+
+
+def archive(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Archive a block: kept, but out of every search until unarchived."""
+    _changed(Client().post("/api/manage", {"action": "archive", "id": block_id}), as_json)
+
+
+def unarchive(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Bring an archived block back into search."""
+    _changed(Client().post("/api/manage", {"action": "unarchive", "id": block_id}), as_json)
+
+
+def _changed(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        dump_json(result)
+    else:
+        console.print(
+            f"{result['action']} {result['id']}  {result['scope']}/{result['category']}  "
+            f"{result['title']}"
+        )
+
+
+def _metadata(raw: str) -> dict[str, Any]:
+    try:
+        meta = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"--metadata is not valid JSON: {exc.msg}") from None
+    if not isinstance(meta, dict):
+        raise ValidationError("--metadata must be a JSON object")
+    return meta
+
+
 def register(cli: typer.Typer) -> None:
     cli.command()(save)
     cli.command()(get)
@@ -238,3 +320,6 @@ def register(cli: typer.Typer) -> None:
     cli.command()(stats)
     cli.command()(categories)
     cli.command("list-meta")(list_meta)
+    cli.command()(edit)
+    cli.command()(archive)
+    cli.command()(unarchive)

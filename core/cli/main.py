@@ -6,11 +6,22 @@ from it and hands it to the commands through the click context (``cli.common.cur
 
 from __future__ import annotations
 
+import importlib.metadata
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from ctx.core.cli.clicklib import (
+    Abort,
+    Argument,
+    Context,
+    Exit,
+    Group,
+    NoArgsIsHelpError,
+    Option,
+    UsageError,
+)
 from ctx.core.errors import CtxError, PluginError
 from ctx.core.validation import text_problem
 
@@ -28,12 +39,62 @@ def build_cli(app: App) -> typer.Typer:
         pretty_exceptions_enable=False,
         add_completion=False,
     )
+    cli.callback()(_root)
     admin.register(cli)
     data.register(cli)
     embed.register(cli)
     temporal.register(cli)
     add_plugin_commands(cli, app)
     return cli
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"ctx {version()}")
+        raise typer.Exit()
+
+
+def version() -> str:
+    try:
+        return importlib.metadata.version("ctx-brain")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a source checkout
+        return "unknown"
+
+
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """ctx: memory and knowledge layer for LLM agents."""
+
+
+def tidy_help(command: Any) -> None:
+    """Help that reads like a man page: TITLE for arguments, TEXT/INTEGER for values, nothing for
+    flags (typer's default shows ``{title}`` and ``<bool>``)."""
+    names: dict[Any, str] = {str: "TEXT", int: "INTEGER", float: "NUMBER"}
+    help_option = command.get_help_option(Context(command))
+    if help_option is not None:
+        help_option.metavar = ""
+    for param in command.params:
+        if isinstance(param, Argument):
+            param.metavar = (param.name or "value").upper()
+            # usage: TITLE [CONTENT], not typer's {TITLE} [CONTENT]
+            shown = param.metavar if param.required else f"[{param.metavar}]"
+            param._usage_display_name = lambda shown=shown: shown
+            param.display_type_rich = lambda ctx: None  # the name column says it already
+        elif isinstance(param, Option):
+            if param.is_flag or param.count:
+                param.metavar = ""
+            elif param.metavar is None:
+                annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+                param.metavar = names.get(annotation)
+    if isinstance(command, Group):
+        for sub in command.commands.values():
+            tidy_help(sub)
 
 
 def _command_name(info: Any) -> str:
@@ -80,7 +141,19 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     try:
         app = app or App()
         command = typer.main.get_command(build_cli(app))
-        command.main(args=args, prog_name="ctx", standalone_mode=True, obj=app)
+        tidy_help(command)
+        result = command.main(args=args, prog_name="ctx", standalone_mode=False, obj=app)
+    except NoArgsIsHelpError as exc:  # `ctx keys` alone: its help, as asked
+        sys.stdout.write(exc.ctx.get_help() + "\n")
+        return 0
+    except UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "ctx"
+        sys.stderr.write(f"ctx: {exc.format_message()} (see `{where} --help`)\n")
+        return 2
+    except Exit as exc:
+        return int(exc.exit_code)
+    except Abort:
+        return 130
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
@@ -89,7 +162,7 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    return 0
+    return result if isinstance(result, int) else 0
 
 
 def main() -> None:

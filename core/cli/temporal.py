@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ctx.core.cli.common import current_app
+from ctx.core.errors import ValidationError
 from ctx.core.temporal import TemporalParser, TemporalResult
 
 app = typer.Typer(help="Resolve dates in text with the deterministic temporal parser.")
@@ -26,8 +27,7 @@ def _parse_now(value: str | None) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        typer.echo(f"error: --now {value!r} is not a date; give it as YYYY-MM-DD", err=True)
-        raise typer.Exit(2) from None
+        raise ValidationError(f"--now {value!r} is not a date; give it as YYYY-MM-DD") from None
 
 
 def _describe(text: str, result: TemporalResult) -> str:

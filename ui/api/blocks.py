@@ -17,6 +17,7 @@ from ctx.core.blocks import (
     StoreResponse,
 )
 from ctx.ui.api.deps import AppDep, PrincipalDep
+from ctx.ui.version import VERSION
 from ctx.ui.api.errors import BY_ID_RESPONSES, ERROR_RESPONSES
 
 router = APIRouter(prefix="/api", tags=["blocks"], responses={**ERROR_RESPONSES, **BY_ID_RESPONSES})
@@ -48,3 +49,9 @@ def manage(req: ManageRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]
 def whoami(who: PrincipalDep) -> dict[str, Any]:
     """The calling key: name, home scope, read scopes, admin bit."""
     return who.as_dict()
+
+
+@router.get("/version", name="version")
+def version(who: PrincipalDep) -> dict[str, str]:
+    """The server's version (behind a key: anonymous callers learn nothing about the server)."""
+    return {"version": VERSION}

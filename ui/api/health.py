@@ -1,4 +1,5 @@
-"""Anonymous liveness: says whether the database answers, and nothing else."""
+"""Anonymous liveness: whether the database answers, and nothing else (the version is behind a
+key, at /api/version)."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from ctx.core.cli import run
 from ctx.core.cli.temporal import app
 
 runner = CliRunner()
@@ -65,10 +66,10 @@ def test_human_output_is_one_line_per_text() -> None:
 
 
 @pytest.mark.parametrize("bad", ["2026-13-01", "yesterday", "25.03.2026"])
-def test_bad_now_exits_2_with_one_line(bad: str) -> None:
-    out = runner.invoke(app, ["parse", "heute", "--now", bad, "--json"])
-    assert out.exit_code == 2
-    assert out.stdout == ""
-    assert len(out.stderr.strip().splitlines()) == 1
-    assert "YYYY-MM-DD" in out.stderr
-    assert "Traceback" not in out.stderr
+def test_bad_now_exits_2_with_one_line(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(["temporal", "parse", "heute", "--now", bad, "--json"])
+    out = capsys.readouterr()
+    assert code == 2
+    assert out.out == ""
+    assert out.err.startswith("ctx: ") and len(out.err.strip().splitlines()) == 1
+    assert "YYYY-MM-DD" in out.err
