@@ -15,7 +15,7 @@ def create_app(app: App) -> FastAPI:
         title="ctx",
         version=VERSION,
         description="Memory and knowledge layer for LLM agents.",
-        docs_url="/docs",
+        docs_url=None,  # served by ctx.ui.api.docs from vendored assets
         redoc_url=None,
         openapi_url="/openapi.json",
     )

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 
-from ctx.ui.api import admin, blocks, health, query
+from ctx.ui.api import admin, blocks, docs, health, query
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware
 
-ROUTERS = (health.router, blocks.router, query.router, admin.router, admin.meta)
+ROUTERS = (health.router, docs.router, blocks.router, query.router, admin.router, admin.meta)
 
 
 def mount(api: FastAPI, body_limit: Callable[[], int]) -> None:
@@ -18,4 +19,5 @@ def mount(api: FastAPI, body_limit: Callable[[], int]) -> None:
     install_error_handlers(api)
     for router in ROUTERS:
         api.include_router(router)
+    api.mount(docs.STATIC_URL, StaticFiles(directory=docs.STATIC), name="api-static")
     api.add_middleware(CtxMiddleware, body_limit=body_limit)

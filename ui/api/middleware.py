@@ -118,13 +118,7 @@ class CtxMiddleware:
                 status_holder["started"] = 1
                 extra = [(b"x-request-id", request_id.encode())]
                 names = {k.lower() for k, _ in message.get("headers", [])}
-                extra += [
-                    (k, v)
-                    for k, v in SECURITY_HEADERS
-                    if k not in names
-                    # the interactive API page loads Swagger UI from its CDN with inline script
-                    and not (k == b"content-security-policy" and scope["path"] == "/docs")
-                ]
+                extra += [(k, v) for k, v in SECURITY_HEADERS if k not in names]
                 if scope["path"].startswith("/api/") and b"cache-control" not in names:
                     extra.append((b"cache-control", b"no-store"))
                 message["headers"] = list(message.get("headers", [])) + extra

@@ -330,3 +330,21 @@ def test_the_openapi_schema_describes_auth_errors_and_responses(client: Any) -> 
     assert {"404", "409"} <= set(manage)
     whoami = spec["paths"]["/api/whoami"]["get"]["responses"]["200"]
     assert whoami["content"]["application/json"]["schema"]["$ref"].endswith("/WhoAmI")
+
+
+def test_docs_work_offline_under_a_strict_csp(client: Any) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self';" in csp and "http" not in csp  # nothing from elsewhere
+    assert "<script>" not in page.text and "cdn" not in page.text.lower()  # no inline script
+    assets = [part.split('"')[0] for part in page.text.split('src="')[1:]]
+    assets += [part.split('"')[0] for part in page.text.split('href="')[1:]]
+    assert len(assets) == 3
+    for asset in assets:
+        assert asset.startswith("/-/static/api/"), asset
+        r = client.get(asset)
+        assert r.status_code == 200 and len(r.content) > 100, asset
+    bundle = next(a for a in assets if a.endswith("swagger-ui-bundle.js"))
+    assert "SwaggerUIBundle" in client.get(bundle).text
+    assert "swagger-ui-5." in bundle  # the vendored version is in the file name
