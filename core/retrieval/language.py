@@ -96,6 +96,17 @@ DOMAIN_TERMS = frozenset(
         "berechtigung",
     ]
 )
+# Everyday German words that are no English words: one is enough ("Was steht am Donnerstag an?",
+# "Welches Frontend-Framework verwenden wir?"). Whole words only.
+GERMAN_WORDS = frozenset(
+    [
+        "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag",
+        "januar", "februar", "juni", "juli", "oktober", "dezember",
+        "heute", "gestern", "morgen", "vorgestern", "übermorgen", "woche", "monat", "jahr",
+        "steht", "gibt", "findet", "welches", "welchem", "welchen", "verwenden", "verwendet",
+        "benutzen", "nutzen", "machen", "gemacht", "geplant", "besprochen", "wurden", "haben",
+    ]
+)  # fmt: skip
 # Stopwords that are also everyday English words ("what was the hat", "did it die"): they count
 # only next to a stopword that is German alone.
 ENGLISH_HOMOGRAPHS = frozenset(["den", "die", "er", "hat", "im", "mit", "von", "war", "was"])
@@ -120,6 +131,9 @@ def detect_german(text: str) -> LanguageGuess:
     stop_hits = sorted({w for w in words if w in STOPWORDS})
     if len(stop_hits) >= 2 and any(w not in ENGLISH_HOMOGRAPHS for w in stop_hits):
         reasons.append("stopwords:" + ",".join(stop_hits[:5]))
+    german_words = sorted({w for w in words if w in GERMAN_WORDS})
+    if german_words:
+        reasons.append("words:" + ",".join(german_words[:5]))
     # Prefix match so inflected forms count too (Datenbanken, Einbettungen).
     terms = sorted({t for w in words for t in DOMAIN_TERMS if w.startswith(t)})
     if terms:

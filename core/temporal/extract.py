@@ -64,6 +64,13 @@ def _compile(names: Mapping[str, int]) -> tuple[re.Pattern[str], ...]:
         re.compile(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)"),
         re.compile(r"(?<![\d/])(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])"),
         re.compile(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?!\d)"),
+        # German day and month without a year ("am 24.11.", "vom 3.5. bis 7.5."): after a date
+        # word, or with two digits each, so "Version 3.2." is no date.
+        re.compile(
+            r"\b(?:am|vom|bis|zum|ab|seit|den|dem|der)\s+(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?![\d.])",
+            re.IGNORECASE,
+        ),
+        re.compile(r"(?<![\w.])(?P<d>\d{2})\.(?P<m>\d{2})\.(?![\d.])"),
         re.compile(
             rf"(?<![\w.])(?P<d>\d{{1,2}})(?:\.|st|nd|rd|th)?\s+(?:of\s+)?(?P<name>{month})\b\.?"
             r"(?:,?\s+(?P<y>\d{4})(?!\d))?",

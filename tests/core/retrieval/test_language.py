@@ -10,7 +10,7 @@ from ctx.core.retrieval import LanguageGuess, detect_german
 @pytest.mark.parametrize(
     ("text", "reasons"),
     [
-        ("Wie wird die Sicherung gemacht", ["stopwords:die,wie,wird"]),
+        ("Wie wird die Sicherung gemacht", ["stopwords:die,wie,wird", "words:gemacht"]),
         ("Größe prüfen", ["umlaut"]),
         ("STRASSE ÜBER", ["umlaut"]),
         ("Datenbanken", ["terms:datenbank"]),
@@ -53,3 +53,14 @@ def test_one_stopword_is_not_enough_and_signals_are_capped() -> None:
     assert detect_german("die hard").german is False
     many = detect_german("der die das den dem des ein eine und oder")
     assert many.reasons == ["stopwords:das,dem,den,der,des"]
+
+
+@pytest.mark.parametrize(
+    ("text", "signal"),
+    [
+        ("Was steht am Donnerstag an?", "words:donnerstag,steht"),
+        ("Welches Frontend-Framework verwenden wir?", "words:verwenden,welches"),
+    ],
+)
+def test_one_german_only_word_is_enough(text: str, signal: str) -> None:
+    assert detect_german(text).reasons == [signal]

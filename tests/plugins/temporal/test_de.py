@@ -241,3 +241,23 @@ def test_weekend_on_and_around_weekends(
     parser: TemporalParser, now: date, text: str, start: str
 ) -> None:
     assert span(parse(parser, text, now))[0] == start
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("Was war am 24.11.?", "2025-11-24", "2025-11-24"),  # past tense: the last one
+        ("Was steht am 3.4. an?", "2026-04-03", "2026-04-03"),  # "steht ... an": ahead
+        ("Treffen vom 2.6. bis 6.6.", "2026-06-02", "2026-06-06"),
+    ],
+)
+def test_day_and_month_without_a_year(
+    parser: TemporalParser, text: str, start: str, end: str
+) -> None:
+    result = parser.parse(text, now=NOW)
+    assert result.matched
+    assert (result.start.isoformat(), result.end.isoformat()) == (start, end)  # type: ignore[union-attr]
+
+
+def test_version_numbers_are_no_dates(parser: TemporalParser) -> None:
+    assert not parser.parse("Upgrade auf Version 3.2. war schwierig", now=NOW).matched
