@@ -3,60 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
-
-CLI = [sys.executable, "-m", "ctx.core.cli"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def ctx(
-    env: dict[str, str], *args: str, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=120
-    )
-
-
-def wait_healthy(url: str, proc: subprocess.Popen[Any]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"ctxd exited early: {proc.stderr.read() if proc.stderr else ''}")
-        try:
-            if httpx.get(url + "/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError("ctxd did not become healthy")
-
-
-def stop(proc: subprocess.Popen[Any]) -> int:
-    proc.send_signal(signal.SIGTERM)
-    return proc.wait(timeout=60)
+from ctxd import clean_env, ctx, free_port, start_server, stop, wait_healthy
 
 
 @pytest.fixture
 def base_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
-    env["CTX_HOME"] = str(tmp_path / "home")
-    env["CTX_LOAD_PLUGINS"] = ""
-    return env
+    return clean_env(tmp_path / "home")
 
 
 def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> None:
@@ -70,9 +27,7 @@ def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> 
     again = json.loads(ctx(env, "init", "--json").stdout)
     assert again["api_key"] is None  # shown once only
 
-    server = subprocess.Popen(
-        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    server = start_server(env)
     try:
         wait_healthy(first["url"], server)
         user = {**env, "CTX_URL": first["url"], "CTX_API_KEY": first["api_key"]}
@@ -145,9 +100,7 @@ def test_embedded_postgres_starts_and_stops_with_ctxd(base_env: dict[str, str]) 
     assert (pgdata / "PG_VERSION").exists()
     assert "host=" in info["database"] and str(pgdata) in info["database"]
 
-    server = subprocess.Popen(
-        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    server = start_server(env)
     try:
         wait_healthy(info["url"], server)
         assert (pgdata / "postmaster.pid").exists()

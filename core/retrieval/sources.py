@@ -19,11 +19,15 @@ def fetch_sources(app: App, candidates: list[Candidate], query: str) -> list[dic
             """
             SELECT b.id::text AS id, b.title, b.category, b.scope, b.block_type, b.tags,
                    b.occurred_at, b.updated_at,
-                   ts_headline('english', left(b.content, 20000),
-                       replace(plainto_tsquery('english', %s)::text, '&', '|')::tsquery,
+                   ts_headline('english', left(b.content, 20000), h.q,
                        'MaxWords=40, MinWords=15, MaxFragments=1, StartSel=**, StopSel=**')
                        AS snippet
-              FROM context_blocks b WHERE b.id = ANY(%s::uuid[])
+              FROM context_blocks b,
+                   -- highlight the query's words, not its English or German stopwords
+                   (SELECT coalesce(nullif(replace(plainto_tsquery('english', coalesce(
+                        (SELECT string_agg(token, ' ') FROM ts_debug('german', %s)
+                          WHERE lexemes <> '{}'), ''))::text, '&', '|'), ''), '')::tsquery AS q) h
+             WHERE b.id = ANY(%s::uuid[])
             """,
             (query, [c.block_id for c in candidates]),
         ).fetchall()

@@ -458,3 +458,12 @@ def test_thresholds_mean_the_same_for_every_k(app: App, backups: list[str], k: i
     assert best == pytest.approx(0.55 / (k + 1), rel=1e-6)
     assert retrieval.threshold_scale(k) * 0.55 / 61 == pytest.approx(best, rel=1e-6)
     assert res["confidence"] == "confident"
+
+
+def test_snippets_highlight_words_not_german_stopwords(app: App) -> None:
+    set_setting(app, "query.weight_dense", 0.0)
+    _store(app, ALPHA, "Datenbank", "Wir nutzen die Datenbank PostgreSQL, weil die Suche was kann.")
+    res = retrieval.query(app, ALPHA, QueryRequest(query="Welche Datenbank nutzen wir?"))
+    snippet = res["sources"][0]["snippet"]
+    assert "**Datenbank**" in snippet and "**nutzen**" in snippet
+    assert "**die**" not in snippet and "**Wir**" not in snippet and "**was**" not in snippet

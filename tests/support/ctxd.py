@@ -1,0 +1,63 @@
+"""A real ``ctxd`` process for end-to-end tests, driven through the ``ctx`` command line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+CLI = [sys.executable, "-m", "ctx.core.cli"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def clean_env(home: Path) -> dict[str, str]:
+    """The caller's environment without any CTX_ setting, with its own home and no plugins."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
+    env["CTX_HOME"] = str(home)
+    env["CTX_LOAD_PLUGINS"] = ""
+    return env
+
+
+def ctx(
+    env: dict[str, str], *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def start_server(env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[Any]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"ctxd exited early: {proc.stderr.read() if proc.stderr else ''}")
+        try:
+            if httpx.get(url + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("ctxd did not become healthy")
+
+
+def stop(proc: subprocess.Popen[Any]) -> int:
+    proc.send_signal(signal.SIGTERM)
+    return proc.wait(timeout=60)
