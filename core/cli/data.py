@@ -105,9 +105,13 @@ def delete(
 
 def search(
     query: Annotated[str, typer.Argument(help="Words to look for (web-search syntax).")],
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=100)] = 10,
-    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
-    tags: Annotated[str, typer.Option("--tags")] = "",
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=100, help="Most results.")] = 10,
+    category: Annotated[
+        str | None, typer.Option("--category", "-c", help="Only this category.")
+    ] = None,
+    tags: Annotated[
+        str, typer.Option("--tags", help="Comma-separated; a block must have all of them.")
+    ] = "",
     as_json: JsonOpt = False,
 ) -> None:
     """Full-text search (no model needed)."""
@@ -134,9 +138,13 @@ def search(
 
 def query(
     text: Annotated[str, typer.Argument(help="A question or keywords, in English or German.")],
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=20)] = 5,
-    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
-    tags: Annotated[str, typer.Option("--tags")] = "",
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=20, help="Most sources.")] = 5,
+    category: Annotated[
+        str | None, typer.Option("--category", "-c", help="Only this category.")
+    ] = None,
+    tags: Annotated[
+        str, typer.Option("--tags", help="Comma-separated; a block must have all of them.")
+    ] = "",
     explain: Annotated[bool, typer.Option("--explain", help="Rank and score per channel.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -215,9 +223,11 @@ def categories(as_json: JsonOpt = False) -> None:
 
 
 def list_meta(
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200)] = 20,
-    offset: Annotated[int, typer.Option("--offset", min=0)] = 0,
-    category: Annotated[str | None, typer.Option("--category", "-c")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Most blocks.")] = 20,
+    offset: Annotated[int, typer.Option("--offset", min=0, help="Skip this many first.")] = 0,
+    category: Annotated[
+        str | None, typer.Option("--category", "-c", help="Only this category.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List blocks newest first, without their content."""

@@ -17,8 +17,8 @@ from ctx.core.blocks import (
     StoreResponse,
 )
 from ctx.ui.api.deps import AppDep, PrincipalDep
-from ctx.ui.version import VERSION
 from ctx.ui.api.errors import BY_ID_RESPONSES, ERROR_RESPONSES
+from ctx.ui.version import VERSION
 
 router = APIRouter(prefix="/api", tags=["blocks"], responses={**ERROR_RESPONSES, **BY_ID_RESPONSES})
 

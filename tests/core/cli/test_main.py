@@ -109,3 +109,29 @@ def test_bad_bytes_and_empty_stdin_exit_2_with_one_line(
     assert result.returncode == 2
     assert says in result.stderr and b"Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_usage_errors_and_values_that_look_like_options(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database_url: str,
+    tmp_path: Any,
+) -> None:
+    monkeypatch.setenv("CTX_DATABASE_URL", database_url)
+    monkeypatch.setenv("CTX_HOME", str(tmp_path))
+    assert run(["keys", "create"]) == 2
+    err = capsys.readouterr().err
+    assert err == "ctx: Missing option '--home-scope'. (see `ctx keys create --help`)\n"
+    # a negative number is a value, not an unknown option; the setting's own rule answers
+    assert run(["settings", "set", "query.weight_dense", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "ctx: setting query.weight_dense: must be >= 0.0\n"
+
+
+def test_help_reads_plainly_and_version_is_there(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["save", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "TITLE [CONTENT]" in out and "{" not in out.split("Usage:")[1].splitlines()[0]
+    assert "<bool>" not in out and "<str>" not in out
+    assert run(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("ctx 0.")
