@@ -13,6 +13,10 @@ from ctx.core.cli.common import console, dump_json, headline, read_stdin_text, s
 from ctx.core.errors import ValidationError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+CategoryFilter = Annotated[str | None, typer.Option("--category", "-c", help="Only this category.")]
+TagsFilter = Annotated[
+    str, typer.Option("--tags", help="Comma-separated; a block must have all of them.")
+]
 
 
 def save(
@@ -106,12 +110,8 @@ def delete(
 def search(
     query: Annotated[str, typer.Argument(help="Words to look for (web-search syntax).")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=100, help="Most results.")] = 10,
-    category: Annotated[
-        str | None, typer.Option("--category", "-c", help="Only this category.")
-    ] = None,
-    tags: Annotated[
-        str, typer.Option("--tags", help="Comma-separated; a block must have all of them.")
-    ] = "",
+    category: CategoryFilter = None,
+    tags: TagsFilter = "",
     as_json: JsonOpt = False,
 ) -> None:
     """Full-text search (no model needed)."""
@@ -139,12 +139,8 @@ def search(
 def query(
     text: Annotated[str, typer.Argument(help="A question or keywords, in English or German.")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=20, help="Most sources.")] = 5,
-    category: Annotated[
-        str | None, typer.Option("--category", "-c", help="Only this category.")
-    ] = None,
-    tags: Annotated[
-        str, typer.Option("--tags", help="Comma-separated; a block must have all of them.")
-    ] = "",
+    category: CategoryFilter = None,
+    tags: TagsFilter = "",
     explain: Annotated[bool, typer.Option("--explain", help="Rank and score per channel.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -225,9 +221,7 @@ def categories(as_json: JsonOpt = False) -> None:
 def list_meta(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Most blocks.")] = 20,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Skip this many first.")] = 0,
-    category: Annotated[
-        str | None, typer.Option("--category", "-c", help="Only this category.")
-    ] = None,
+    category: CategoryFilter = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List blocks newest first, without their content."""
