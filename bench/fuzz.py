@@ -38,12 +38,18 @@ def main() -> int:
                 conn, name="fuzz user", home_scope="alpha", allowed_scopes=["default"]
             )
         who = principal("alpha")
-        for i in range(20):
-            store_block(app, who, StoreRequest(title=f"Note {i}", content=f"plan {i} for backups"))
+        ids = tuple(
+            str(store_block(app, who, StoreRequest(title=f"Note {i}", content=f"plan {i}"))["id"])
+            for i in range(20)
+        )
         started = time.perf_counter()
         with live_server(app) as url:
             report = fuzz(
-                url, {"admin": admin, "user": user}, examples=args.examples, seed=args.seed
+                url,
+                {"admin": admin, "user": user},
+                examples=args.examples,
+                seed=args.seed,
+                block_ids=ids,
             )
         took = time.perf_counter() - started
     print(

@@ -10,6 +10,8 @@ breaks it is a 422 naming where it is (``metadata.notes[2]``), never a 500 from 
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Annotated, Any
 
@@ -19,6 +21,7 @@ from sqlmodel import SQLModel
 from ctx.core.errors import ValidationError
 
 INT_LIMIT = 2**63 - 1
+MAX_DEPTH = 64  # levels of nested objects and lists in one value
 
 
 def text_problem(text: str) -> str | None:
@@ -30,30 +33,60 @@ def text_problem(text: str) -> str | None:
     return None
 
 
-def value_problem(value: Any, path: str) -> tuple[str, str] | None:
-    """The first place in ``value`` (with its path) that breaks the rule, and why."""
+def _scalar_problem(value: Any) -> str | None:
     if isinstance(value, str):
-        problem = text_problem(value)
-        return (path, problem) if problem else None
-    if isinstance(value, bool) or value is None:
-        return None
+        return text_problem(value)
     if isinstance(value, float):
-        return None if math.isfinite(value) else (path, "must be a finite number")
-    if isinstance(value, int):
-        return None if -INT_LIMIT - 1 <= value <= INT_LIMIT else (path, "is out of range")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and (problem := text_problem(key)):
-                return (path or "body", f"has a key that {problem}")
-            if found := value_problem(item, where):
-                return found
-        return None
-    if isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            if found := value_problem(item, f"{path}[{i}]"):
-                return found
+        return None if math.isfinite(value) else "must be a finite number"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return None if -INT_LIMIT - 1 <= value <= INT_LIMIT else "is out of range"
     return None
+
+
+def _path(parts: list[str | int]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def value_problem(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first place in ``value`` (with its path) that breaks the rule, and why.
+
+    The walk is iterative and stops at ``MAX_DEPTH`` levels of nesting, so a deeply nested body is
+    a clear error rather than a stack overflow; the path is only built for the answer."""
+    base: list[str | int] = [path] if path else []
+    parts: list[str | int] = []  # the keys from ``value`` down to the item in hand
+    stack: list[Iterator[tuple[Any, Any]]] = []  # one per open container; len(parts) + 1 of them
+
+    def where() -> str:
+        return _path(base + parts) or "body"
+
+    current: Any = value
+    while True:
+        if isinstance(current, dict | list | tuple):
+            if len(stack) >= MAX_DEPTH:
+                top = _path(base + parts[:1]) or "body"
+                return (top, f"is nested more than {MAX_DEPTH} levels deep")
+            stack.append(iter(current.items() if isinstance(current, dict) else enumerate(current)))
+        else:
+            if problem := _scalar_problem(current):
+                return (where(), problem)
+            if parts:
+                parts.pop()
+        while stack:
+            step = next(stack[-1], None)
+            if step is not None:
+                break
+            stack.pop()
+            if parts:
+                parts.pop()
+        else:
+            return None
+        key, current = step
+        if isinstance(key, str) and (problem := text_problem(key)):
+            return (where(), f"has a key that {problem}")
+        parts.append(key if isinstance(key, int) else str(key))
 
 
 def check_input(value: Any, path: str = "") -> None:
@@ -85,10 +118,20 @@ _DATE = TypeAdapter(date)
 _DATETIME = TypeAdapter(datetime)
 
 
+# pydantic's lax parsing also reads "1700000000" as Unix time; ctx takes ISO 8601 text only.
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}([T ].*)?", re.DOTALL)
+
+
 def _iso(adapter: TypeAdapter[Any], what: str) -> Any:
+    shape = _ISO_DATE if what == "date" else _ISO_DATETIME
+    hint = "date (YYYY-MM-DD)" if what == "date" else "date-time"
+
     def parse(value: Any) -> Any:
         if isinstance(value, str):
-            return adapter.validate_python(value)  # lax here: ISO text becomes the type
+            if not shape.fullmatch(value.strip()):
+                raise ValueError(f"must be an ISO 8601 {hint}")
+            return adapter.validate_python(value.strip())  # lax here: ISO text becomes the type
         if isinstance(value, date) or value is None:
             return value
         raise ValueError(f"must be an ISO 8601 {what} string")
@@ -144,6 +187,7 @@ def error_message(error: dict[str, Any]) -> str:
         "date_from_datetime_parsing": "must be an ISO 8601 date (YYYY-MM-DD)",
         "date_parsing": "must be an ISO 8601 date (YYYY-MM-DD)",
         "date_type": "must be an ISO 8601 date (YYYY-MM-DD)",
+        "date_from_datetime_inexact": "must be an ISO 8601 date (YYYY-MM-DD)",
         "datetime_parsing": "must be an ISO 8601 date-time",
         "datetime_from_date_parsing": "must be an ISO 8601 date-time",
         "datetime_type": "must be an ISO 8601 date-time",

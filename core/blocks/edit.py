@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import psycopg.errors
+import pydantic
 
 from ctx.core.access import Principal
 from ctx.core.blocks.read import fetch_block
@@ -23,6 +24,7 @@ from ctx.core.blocks.write import (
     write_values,
 )
 from ctx.core.errors import Conflict, ValidationError
+from ctx.core.validation import error_message
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -46,7 +48,12 @@ def _merged(block: dict[str, Any], changes: BlockChanges) -> StoreRequest:
             "nothing to change: give at least one field in changes", field="changes"
         )
     current = {name: block[name] for name in EDITABLE}
-    return StoreRequest.model_validate({**current, **given, "scope": block["scope"]})
+    try:
+        return StoreRequest.model_validate({**current, **given, "scope": block["scope"]})
+    except pydantic.ValidationError as exc:  # the merged block breaks a rule the change alone kept
+        first = exc.errors()[0]
+        where = ".".join(["changes", *(str(p) for p in first.get("loc", ()))])
+        raise ValidationError(f"{where} {error_message(dict(first))}", field=where) from None
 
 
 def update_block(app: App, who: Principal, ident: str, changes: BlockChanges) -> dict[str, Any]:

@@ -52,6 +52,14 @@ def storable_time(value: datetime) -> datetime:
     return utc
 
 
+def one_line_title(value: str) -> str:
+    """A title: stripped, not empty, one line."""
+    value = required_text(value, "title")
+    if "\n" in value or "\r" in value:
+        raise ValueError("title must be one line")
+    return value
+
+
 def required_text(value: str, what: str) -> str:
     """Stripped, NUL-free and not empty."""
     value = clean_text(value, what).strip()
@@ -77,10 +85,7 @@ class StoreRequest(Strict):
     @field_validator("title")
     @classmethod
     def _title(cls, v: str) -> str:
-        v = required_text(v, "title")
-        if "\n" in v or "\r" in v:
-            raise ValueError("title must be one line")
-        return v
+        return one_line_title(v)
 
     @field_validator("content")
     @classmethod
@@ -104,7 +109,9 @@ class StoreRequest(Strict):
 
 
 class BlockChanges(Strict):
-    """Fields to change on a stored block; those not given stay as they are."""
+    """Fields to change on a stored block; those not given stay as they are. Each given field obeys
+    the same rules as in ``store``; only ``sensitivity`` and ``occurred_at`` may be null (back to
+    the type's default, no own date)."""
 
     title: str | None = Field(default=None, min_length=1, max_length=500)
     content: str | None = Field(default=None, max_length=900_000)
@@ -115,10 +122,37 @@ class BlockChanges(Strict):
     sensitivity: Sensitivity | None = None
     occurred_at: IsoDateTime | None = None
 
+    @field_validator("title", "content", "category", "block_type", "tags", "meta", mode="before")
+    @classmethod
+    def _not_null(cls, v: Any) -> Any:
+        if v is None:
+            raise ValueError("must not be null (leave the field out to keep it as it is)")
+        return v
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str) -> str:
+        return one_line_title(v)
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, v: str) -> str:
+        return clean_text(v, "content")
+
+    @field_validator("category")
+    @classmethod
+    def _category(cls, v: str) -> str:
+        return required_text(v, "category")
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _occurred_at(cls, v: datetime | None) -> datetime | None:
+        return None if v is None else storable_time(v)
+
     @field_validator("tags")
     @classmethod
-    def _tags(cls, v: list[str] | None) -> list[str] | None:
-        return None if v is None else clean_tags(v)
+    def _tags(cls, v: list[str]) -> list[str]:
+        return clean_tags(v)
 
 
 class StoreResponse(SQLModel):

@@ -19,8 +19,9 @@ from ctx.core.access import Principal, validate_scope
 from ctx.core.blocks.read import fetch_block, resolve_id
 from ctx.core.blocks.schemas import StoreRequest
 from ctx.core.blocks.types import SENSITIVITIES, BlockTypeSpec
-from ctx.core.errors import Forbidden, ValidationError
+from ctx.core.errors import Forbidden, NotFound, ValidationError
 from ctx.core.runtime import enqueue
+from ctx.core.validation import value_problem
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -37,6 +38,7 @@ class PreviousVersion:
     content_hash: str
     block_type: str
     occurred_at: datetime | None
+    is_archived: bool = False
 
 
 @dataclass
@@ -63,6 +65,11 @@ class BlockWrite:
     @property
     def is_new(self) -> bool:
         return self.previous is None
+
+    @property
+    def revives(self) -> bool:
+        """True when the write brings an archived block back (a store of its key unarchives it)."""
+        return self.previous is not None and self.previous.is_archived
 
     def changed(self, *what: str) -> bool:
         """True for a new block, or when any of ``content``, ``block_type``, ``occurred_at``
@@ -95,6 +102,9 @@ def _check_annotations(write: BlockWrite, sensitivity: str) -> None:
         raise ValidationError("a plugin tried to lower the sensitivity of a write")
     if not all(isinstance(t, str) and t for t in write.tags) or not isinstance(write.meta, dict):
         raise ValidationError("a plugin left invalid tags or metadata on a write")
+    found = value_problem({"tags": write.tags, "metadata": write.meta})
+    if found:
+        raise ValidationError(f"a plugin left {found[0]} that {found[1]}", field=found[0])
 
 
 def type_for(app: App, name: str) -> BlockTypeSpec:
@@ -130,7 +140,10 @@ def prepare_write(
         sensitivity=sensitivity,
         occurred_at=req.occurred_at,
         previous=PreviousVersion(
-            previous["content_hash"], previous["block_type"], previous["occurred_at"]
+            previous["content_hash"],
+            previous["block_type"],
+            previous["occurred_at"],
+            bool(previous.get("is_archived", False)),
         )
         if previous
         else None,
@@ -208,7 +221,7 @@ def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
     who.require_write(scope)
     with app.connection() as conn:
         old = conn.execute(
-            "SELECT content_hash, block_type, occurred_at FROM context_blocks "
+            "SELECT content_hash, block_type, occurred_at, is_archived FROM context_blocks "
             "WHERE scope = %s AND category = %s AND title = %s FOR UPDATE",
             (scope, req.category, req.title),
         ).fetchone()
@@ -249,7 +262,11 @@ def owned_block(
 ) -> dict[str, Any]:
     """A block of the caller's home scope, locked for the change (id or unique prefix)."""
     block_id = resolve_id(conn, who, ident)
-    conn.execute("SELECT 1 FROM context_blocks WHERE id = %s FOR UPDATE", (block_id,))
+    locked = conn.execute(
+        "SELECT 1 FROM context_blocks WHERE id = %s FOR UPDATE", (block_id,)
+    ).fetchone()
+    if locked is None:  # deleted by a change that held the lock before us
+        raise NotFound(f"no block {ident!r} in your scopes (it was just deleted)")
     block = fetch_block(conn, block_id)
     if block["scope"] != who.home_scope:
         raise Forbidden(

@@ -120,7 +120,9 @@ def embed_pending(app: App, scopes: list[str]) -> int:
             done += len(held)
     while done < INLINE_LIMIT:
         with app.connection() as conn:
-            claimed = claim_for_scopes(conn, KIND, scopes, BATCH, owner)
+            claimed = claim_for_scopes(
+                conn, KIND, scopes, BATCH, owner, int(app.settings["jobs.max_attempts"])
+            )
         done += run_batch(app, EMBED_JOBS, claimed)
         if len(claimed) < BATCH:
             break

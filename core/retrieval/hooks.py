@@ -41,7 +41,7 @@ def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
 
 @hookimpl
 def before_block_write(write: BlockWrite) -> None:
-    if write.changed("content"):
+    if write.changed("content") or write.revives:
         queue_refresh(write)
 
 

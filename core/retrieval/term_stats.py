@@ -23,11 +23,18 @@ KIND = "scope_terms"
 KEEP_SHARE = 0.005  # lexemes in fewer blocks than this share are never common
 REFRESH_CHANGE = 0.10
 SMALL_SCOPE = 200  # below this, every change refreshes (a recount is cheap)
+LOCK_CLASS = 0x63747374  # "ctst": advisory locks of scope recounts
 CONFIGS = (("english", "ts_en"), ("german", "ts_de"))
 
 
+def _take_turn(conn: psycopg.Connection[Any], scope: str) -> None:
+    conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_CLASS, scope))
+
+
 def refresh_scope(conn: psycopg.Connection[Any], scope: str) -> int:
-    """Recount ``scope`` now; return its number of live blocks."""
+    """Recount ``scope`` now; return its number of live blocks. Two recounts of one scope take
+    turns (a transaction-level advisory lock), so neither sees half of the other's rows."""
+    _take_turn(conn, scope)
     row = conn.execute(
         "SELECT count(*) AS n FROM context_blocks WHERE scope = %s AND NOT is_archived", (scope,)
     ).fetchone()
@@ -67,6 +74,7 @@ def needs_refresh(conn: psycopg.Connection[Any], scope: str) -> bool:
 def handle_scope_jobs(app: App, jobs: list[Job]) -> None:
     for scope in dict.fromkeys(str(j.payload["scope"]) for j in jobs):
         with app.connection() as conn:
+            _take_turn(conn, scope)  # a recount running now finishes before we decide
             if needs_refresh(conn, scope):
                 refresh_scope(conn, scope)
 

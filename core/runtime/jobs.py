@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from ctx.core.app import App
 
 STALE_AFTER = "15 minutes"  # a running job older than this is taken back even if its owner lives
-# A running job may be taken back: its owner's lease is gone, or it has no owner and is stale.
+DEFAULT_MAX_ATTEMPTS = 5
+# A running job may be taken back when its owner's lease is gone, or (owner or not) once it has run
+# for longer than STALE_AFTER.
 RECLAIMABLE = (
     f"((j.locked_by IS NOT NULL AND {OWNER_GONE}) "
     f"OR j.locked_at < now() - interval '{STALE_AFTER}')"
@@ -37,6 +39,7 @@ class Job:
     kind: str
     payload: dict[str, Any]
     attempts: int
+    owner: int | None = None  # the lease that claimed it
 
 
 @dataclass(frozen=True)
@@ -77,27 +80,62 @@ def enqueue(
 
 
 def _jobs(rows: list[dict[str, Any]]) -> list[Job]:
-    return [Job(r["id"], r["kind"], dict(r["payload"] or {}), r["attempts"]) for r in rows]
+    return [
+        Job(r["id"], r["kind"], dict(r["payload"] or {}), r["attempts"], r.get("locked_by"))
+        for r in rows
+    ]
+
+
+# Set on claim: a running row being taken back says so, for whoever reads the queue later.
+_CLAIM_SET = """
+    status = 'running', locked_at = now(), attempts = attempts + 1, locked_by = %(owner)s,
+    last_error = CASE WHEN status = 'running'
+                      THEN 'taken back: its worker stopped or stalled while running it'
+                      ELSE last_error END
+"""
+
+
+def _quarantine_dead(conn: psycopg.Connection[Any], kind: str, max_attempts: int) -> None:
+    """A running job that used up its attempts and whose worker is gone is quarantined rather
+    than taken back: a job that kills its process (out of memory, a crash in native code) would
+    otherwise crash every worker that claims it, forever."""
+    conn.execute(
+        f"""
+        UPDATE context_jobs SET status = 'quarantined', locked_at = NULL, locked_by = NULL,
+               last_error = left('its worker stopped while running it, ' || attempts
+                                 || ' attempts; last error: ' || coalesce(last_error, 'none'),
+                                 2000)
+         WHERE id IN (SELECT j.id FROM context_jobs j
+                       WHERE j.kind = %s AND j.status = 'running' AND j.attempts >= %s
+                         AND {RECLAIMABLE}
+                       FOR UPDATE SKIP LOCKED)
+        """,
+        (kind, max_attempts),
+    )
 
 
 def claim(
-    conn: psycopg.Connection[Any], kind: str, limit: int, owner: int | None = None
+    conn: psycopg.Connection[Any],
+    kind: str,
+    limit: int,
+    owner: int | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> list[Job]:
     """Claim up to ``limit`` ready jobs of one kind for lease ``owner``; other workers skip the
-    locked rows. Running jobs whose owner is gone (or, without a lease, that ran for longer than
-    ``STALE_AFTER``) are taken back."""
+    locked rows. Running jobs whose owner is gone, or that ran for longer than ``STALE_AFTER``,
+    are taken back; those out of attempts are quarantined instead."""
+    _quarantine_dead(conn, kind, max_attempts)
     rows = conn.execute(
         f"""
-        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1,
-                                locked_by = %s
+        UPDATE context_jobs SET {_CLAIM_SET}
          WHERE id IN (SELECT j.id FROM context_jobs j
-                       WHERE j.kind = %s AND j.run_after <= now()
+                       WHERE j.kind = %(kind)s AND j.run_after <= now()
                          AND (j.status = 'queued' OR (j.status = 'running' AND {RECLAIMABLE}))
                        ORDER BY j.run_after, j.id
-                       LIMIT %s FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, payload, attempts
+                       LIMIT %(limit)s FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, locked_by
         """,
-        (owner, kind, limit),
+        {"owner": owner, "kind": kind, "limit": limit},
     ).fetchall()
     return _jobs(rows)
 
@@ -108,22 +146,24 @@ def claim_for_scopes(
     scopes: list[str],
     limit: int,
     owner: int | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> list[Job]:
     """Claim ready block jobs whose block lives in one of ``scopes`` (the query's inline path),
-    orphaned running ones included."""
+    orphaned running ones included (out of attempts: quarantined, as in ``claim``)."""
+    _quarantine_dead(conn, kind, max_attempts)
     rows = conn.execute(
         f"""
-        UPDATE context_jobs SET status = 'running', locked_at = now(), attempts = attempts + 1,
-                                locked_by = %s
+        UPDATE context_jobs SET {_CLAIM_SET}
          WHERE id IN (SELECT j.id FROM context_jobs j
                         JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
-                       WHERE j.kind = %s AND j.run_after <= now() AND b.scope = ANY(%s)
+                       WHERE j.kind = %(kind)s AND j.run_after <= now()
+                         AND b.scope = ANY(%(scopes)s)
                          AND (j.status = 'queued' OR (j.status = 'running' AND {RECLAIMABLE}))
                        ORDER BY j.id
-                       LIMIT %s FOR UPDATE OF j SKIP LOCKED)
-        RETURNING id, kind, payload, attempts
+                       LIMIT %(limit)s FOR UPDATE OF j SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, locked_by
         """,
-        (owner, kind, scopes, limit),
+        {"owner": owner, "kind": kind, "scopes": scopes, "limit": limit},
     ).fetchall()
     return _jobs(rows)
 
@@ -150,27 +190,38 @@ def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
         conn.execute("DELETE FROM context_jobs WHERE id = ANY(%s)", (job_ids,))
 
 
-def requeue(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
+# With an owner given, only that lease's claim is settled: a job another worker has taken back
+# meanwhile is that worker's now.
+_STILL_MINE = "(%(owner)s::integer IS NULL OR locked_by = %(owner)s::integer)"
+
+
+def requeue(conn: psycopg.Connection[Any], job_ids: list[int], owner: int | None = None) -> None:
     """Hand jobs back for a later step, without counting the attempt."""
     if job_ids:
         conn.execute(
             "UPDATE context_jobs SET status = 'queued', locked_at = NULL, locked_by = NULL, "
-            "attempts = 0 WHERE id = ANY(%s)",
-            (job_ids,),
+            f"attempts = 0 WHERE id = ANY(%(ids)s) AND {_STILL_MINE}",
+            {"ids": job_ids, "owner": owner},
         )
 
 
-def fail(conn: psycopg.Connection[Any], job_id: int, error: str, max_attempts: int) -> None:
+def fail(
+    conn: psycopg.Connection[Any],
+    job_id: int,
+    error: str,
+    max_attempts: int,
+    owner: int | None = None,
+) -> None:
     """Put a job back with backoff (2^attempts seconds), or quarantine it when out of attempts."""
     conn.execute(
-        """
+        f"""
         UPDATE context_jobs
-           SET status = CASE WHEN attempts >= %s THEN 'quarantined' ELSE 'queued' END,
+           SET status = CASE WHEN attempts >= %(max)s THEN 'quarantined' ELSE 'queued' END,
                run_after = now() + make_interval(secs => power(2, least(attempts, 12))),
-               locked_at = NULL, locked_by = NULL, last_error = %s
-         WHERE id = %s
+               locked_at = NULL, locked_by = NULL, last_error = %(error)s
+         WHERE id = %(id)s AND {_STILL_MINE}
         """,
-        (max_attempts, error[:2000], job_id),
+        {"max": max_attempts, "error": error[:2000], "id": job_id, "owner": owner},
     )
 
 
@@ -199,12 +250,12 @@ def run_batch(app: App, handler: JobHandler, claimed: list[Job]) -> int:
         message = exc.message if isinstance(exc, CtxError) else repr(exc)
         with app.connection() as conn:
             for job in claimed:
-                fail(conn, job.id, message, int(app.settings["jobs.max_attempts"]))
+                fail(conn, job.id, message, int(app.settings["jobs.max_attempts"]), job.owner)
         raise
     back = set(outcome.requeue) if outcome else set()
     with app.connection() as conn:
         finish(conn, [j.id for j in claimed if j.id not in back])
-        requeue(conn, [j.id for j in claimed if j.id in back])
+        requeue(conn, [j.id for j in claimed if j.id in back], claimed[0].owner)
     return len(claimed)
 
 
@@ -213,7 +264,13 @@ def run_kind(app: App, handler: JobHandler, batch: int | None = None) -> int:
     how many jobs were done."""
     owner = app.lease.id()
     with app.connection() as conn:
-        claimed = claim(conn, handler.kind, batch or handler.batch_size, owner)
+        claimed = claim(
+            conn,
+            handler.kind,
+            batch or handler.batch_size,
+            owner,
+            int(app.settings["jobs.max_attempts"]),
+        )
     return run_batch(app, handler, claimed)
 
 

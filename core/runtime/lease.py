@@ -10,16 +10,19 @@ connection is re-opened with the same id when it is free, else with a new one.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import threading
 from typing import Any
 
 import psycopg
+import psycopg.errors
 
 log = logging.getLogger("ctx.jobs")
 
 LEASE_CLASS = 0x63746A6C  # "ctjl"
+CONNECT_TIMEOUT = 5  # seconds
 # True for a running job whose lease is no longer held (an SQL fragment over ``j``).
 OWNER_GONE = f"""
     NOT EXISTS (SELECT 1 FROM pg_locks l
@@ -60,7 +63,12 @@ class Lease:
     def _acquire(self) -> None:
         if self._conn is not None:
             self._conn.close()
-        conn = psycopg.connect(self.url, autocommit=True)
+        # Bounded: queries wait on this when the lease must be re-taken during an outage.
+        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        # A server-wide idle_session_timeout would end the lease while the process lives
+        # (PostgreSQL before 14 has no such setting).
+        with contextlib.suppress(psycopg.errors.UndefinedObject):
+            conn.execute("SET idle_session_timeout = 0")
         wanted = [self._id] if self._id is not None else []
         for candidate in [*wanted, *(secrets.randbelow(2**31 - 2) + 1 for _ in range(20))]:
             row = conn.execute(

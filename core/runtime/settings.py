@@ -198,8 +198,8 @@ class Settings:
                 continue
             if s.secret:
                 problems.append(
-                    f"secret setting {key!r} found in the database: ignored (remove the row; "
-                    f"set {s.env} in the environment)"
+                    f"secret setting {key!r} found in the database: ignored (remove it with "
+                    f"`ctx settings unset {key}`; set {s.env} in the environment)"
                 )
                 continue
             try:
@@ -219,6 +219,8 @@ class Settings:
     def validate_change(self, key: str, value: Any | None) -> Any:
         """Coerce a new value and check every cross-key rule with it in place."""
         s = self.registry.get(key)
+        if s.secret and value is None:
+            return None  # removing a secret left in the database by an older version is fine
         if s.secret:
             raise ValidationError(
                 f"{key} is a secret: it is read from the environment only ({s.env}) and is never "

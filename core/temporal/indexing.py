@@ -98,10 +98,14 @@ TEMPORAL_JOBS = JobHandler(
 
 
 def extract_pending(app: App, scopes: list[str], batch: int = 256) -> int:
-    """The query's inline path: extract the caller's pending blocks before dates are used."""
-    owner = app.lease.id()
+    """The query's inline path: extract the caller's pending blocks before dates are used.
+
+    Claim, work and finish share one transaction: if this process dies midway nothing was
+    claimed, so no lease is needed."""
     with app.connection() as conn:
-        claimed = claim_for_scopes(conn, KIND, scopes, batch, owner)
+        claimed = claim_for_scopes(
+            conn, KIND, scopes, batch, max_attempts=int(app.settings["jobs.max_attempts"])
+        )
         for job in claimed:
             extract_block(conn, str(job.payload["block_id"]))
         finish(conn, [j.id for j in claimed])

@@ -115,8 +115,13 @@ def fuzz(
     examples: int,
     seed: int = 0,
     modes: tuple[GenerationMode, ...] = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE),
+    block_ids: tuple[str, ...] = (),
 ) -> Report:
-    """Fuzz every operation of the server's schema with each key; return what happened."""
+    """Fuzz every operation of the server's schema with each key; return what happened.
+
+    With ``block_ids`` (blocks the ``user`` key owns), the manage operation gets one more pass
+    with that key: each generated body becomes an edit of a real block with the generated
+    ``changes``, so they reach the write path instead of stopping at "no such block"."""
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
     report = Report()
     session = requests.Session()  # keep-alive: a dropped connection shows up as a finding
@@ -125,7 +130,30 @@ def fuzz(
         for key_name, token in keys.items():
             for mode in modes:
                 _fuzz_one(
-                    report, session, base_url, operation, key_name, token, mode, examples, seed
+                    report,
+                    session,
+                    base_url,
+                    operation,
+                    (key_name, token),
+                    mode,
+                    examples,
+                    seed,
+                    (),
+                )
+    manage = [op for op in operations if op.method.upper() == "POST" and op.path == "/api/manage"]
+    if block_ids and "user" in keys:
+        for operation in manage:
+            for mode in modes:
+                _fuzz_one(
+                    report,
+                    session,
+                    base_url,
+                    operation,
+                    ("user", keys["user"]),
+                    mode,
+                    examples * 2,
+                    seed,
+                    block_ids,
                 )
     return report
 
@@ -135,12 +163,14 @@ def _fuzz_one(
     session: requests.Session,
     base_url: str,
     operation: Any,
-    key_name: str,
-    token: str,
+    key: tuple[str, str],
     mode: GenerationMode,
     examples: int,
     seed: int,
+    block_ids: tuple[str, ...],
 ) -> None:
+    key_name, token = key
+
     @hypothesis_seed(seed)
     @settings(
         max_examples=examples,
@@ -152,6 +182,11 @@ def _fuzz_one(
     @given(case=operation.as_strategy(generation_mode=mode))
     def run(case: Any) -> None:
         report.requests += 1
+        body = getattr(case, "body", None)
+        if block_ids and isinstance(body, dict):  # the edit pass: generated changes, a real block
+            changes = body.get("changes", body)
+            ident = block_ids[report.requests % len(block_ids)]
+            case.body = {"action": "update", "id": ident, "changes": changes}
         try:
             response = case.call(
                 base_url=base_url,

@@ -45,6 +45,20 @@ class Lowers:
         write.sensitivity = "public"
 
 
+class Corrupts:
+    """Leaves what PostgreSQL cannot store: a NUL in a metadata value, or in a tag."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    @hookimpl
+    def before_block_write(self, write: BlockWrite) -> None:
+        if self.where == "metadata":
+            write.meta["note"] = {"deep": ["fine", "bad\x00"]}
+        else:
+            write.tags.append("t\x00")
+
+
 @pytest.fixture
 def gated(database_url: str, tmp_path: Path) -> Iterator[tuple[App, Gate]]:
     app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
@@ -103,6 +117,21 @@ def test_a_hook_may_not_lower_sensitivity(database_url: str, tmp_path: Path) -> 
     with app:
         with pytest.raises(ValidationError, match="lower the sensitivity"):
             _store(app, "Diary", sensitivity="personal")
+        assert _rows(app, "SELECT id FROM context_blocks") == []
+
+
+@pytest.mark.parametrize(
+    ("where", "field"), [("metadata", "metadata.note.deep[1]"), ("tags", "tags[0]")]
+)
+def test_a_hook_may_not_leave_unstorable_values(
+    database_url: str, tmp_path: Path, where: str, field: str
+) -> None:
+    app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
+    app.host.register(Corrupts(where), "corrupts")
+    with app:
+        with pytest.raises(ValidationError, match="a plugin left") as caught:
+            _store(app, "Diary")
+        assert caught.value.field == field
         assert _rows(app, "SELECT id FROM context_blocks") == []
 
 

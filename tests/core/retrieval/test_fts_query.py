@@ -3,9 +3,23 @@ over those scopes only (no side channel into scopes the caller cannot read)."""
 
 from __future__ import annotations
 
+import threading
+from importlib import resources
 from typing import Any
 
-from ctx.core import App, Principal, QueryRequest, StoreRequest, query, store_block
+import psycopg
+from psycopg.rows import dict_row
+
+from ctx.core import (
+    App,
+    Principal,
+    QueryRequest,
+    StoreRequest,
+    delete_block,
+    query,
+    set_archived,
+    store_block,
+)
 from ctx.core.retrieval import term_stats
 from ctx.core.runtime import drain, set_setting
 
@@ -81,13 +95,85 @@ def test_other_scopes_never_shape_a_query(app: App, keys: Any) -> None:
     assert _fts(app, "zebra crossing", ["a"], 0.05, 1000) != {"zebra", "cross"}
 
 
-def test_counts_follow_deletes_and_skip_archived_blocks(app: App) -> None:
+def _lexeme_blocks(app: App, scope: str, lexeme: str) -> int | None:
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT blocks FROM context_scope_terms WHERE scope = %s AND config = 'english' "
+            "AND lexeme = %s",
+            (scope, lexeme),
+        ).fetchone()
+    return None if row is None else int(row["blocks"])
+
+
+def test_counts_follow_deletes_archiving_and_revival(app: App) -> None:
+    """Every change goes through the public calls; their hooks queue the recounts."""
+    ids = [
+        str(store_block(app, TEAM, StoreRequest(title=f"Log {i}", content="server logs"))["id"])
+        for i in range(20)
+    ]
+    drain(app, "scope_terms")
+    assert _lexeme_blocks(app, "team", "server") == 20
+    for ident in ids[:2]:
+        delete_block(app, TEAM, ident)
+    for ident in ids[2:5]:
+        set_archived(app, TEAM, ident, True)
+    drain(app, "scope_terms")
+    assert _lexeme_blocks(app, "team", "server") == 15
+    set_archived(app, TEAM, ids[2], False)
+    # Storing an archived block's key again, unchanged, brings it back: that counts too.
+    store_block(app, TEAM, StoreRequest(title="Log 3", content="server logs"))
+    drain(app, "scope_terms")
+    assert _lexeme_blocks(app, "team", "server") == 17
+
+
+def test_large_scope_counts_skip_archived_blocks(app: App) -> None:
     _bulk(app, "team", 300, "server logs")
     with app.connection() as conn:
         conn.execute("UPDATE context_blocks SET is_archived = true WHERE title LIKE 'Row 1%%'")
         assert term_stats.needs_refresh(conn, "team")
         live = term_stats.refresh_scope(conn, "team")
-        stats = conn.execute(
-            "SELECT blocks FROM context_scope_terms WHERE scope = 'team' AND lexeme = 'server'"
-        ).fetchone()
-    assert live == 300 - 111 and stats == {"blocks": live}  # Row 1, 10-19, 100-199 archived
+    assert live == 300 - 111 and _lexeme_blocks(app, "team", "server") == live
+
+
+def test_two_recounts_of_one_scope_take_turns(app: App, database_url: str) -> None:
+    """The second waits for the first instead of colliding with the rows it has not committed."""
+    _bulk(app, "team", 30, "server logs")
+    errors: list[BaseException] = []
+
+    def second() -> None:
+        try:
+            with psycopg.connect(database_url, row_factory=dict_row) as conn:
+                term_stats.refresh_scope(conn, "team")
+        except BaseException as exc:  # reported below, in the test's thread
+            errors.append(exc)
+
+    with psycopg.connect(database_url, row_factory=dict_row) as first:
+        term_stats.refresh_scope(first, "team")  # its rows are not committed yet
+        other = threading.Thread(target=second)
+        other.start()
+        other.join(timeout=0.5)
+        assert other.is_alive()  # waiting its turn
+        first.commit()
+    other.join(timeout=30)
+    assert errors == [] and _lexeme_blocks(app, "team", "server") == 30
+
+
+def test_the_upgrade_counts_every_existing_scope_once(app: App) -> None:
+    """0006 queues a recount per scope: a database upgraded with blocks gets its counts without
+    waiting for a write."""
+    _bulk(app, "team", 5, "server logs")
+    _bulk(app, "quiet", 5, "server logs")
+    sql = (resources.files("ctx.migrations") / "0006_scope_terms_backfill.sql").read_text()
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_scope_terms")
+        conn.execute("DELETE FROM context_scope_stats")
+        conn.execute("DELETE FROM context_jobs")
+        conn.execute(sql)
+        conn.execute(sql)  # once per scope, however often it runs
+        queued = conn.execute(
+            "SELECT payload->>'scope' AS scope FROM context_jobs WHERE kind = 'scope_terms' "
+            "ORDER BY 1"
+        ).fetchall()
+    assert [r["scope"] for r in queued] == ["quiet", "team"]
+    drain(app, "scope_terms")
+    assert _lexeme_blocks(app, "quiet", "server") == 5

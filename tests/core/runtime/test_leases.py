@@ -1,4 +1,4 @@
-"""Claims are leases: a dead worker's jobs are taken back at once, a live worker's never."""
+"""Claims are leases: a dead worker's jobs are taken back at once, a live worker's only once stale."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from psycopg.rows import dict_row
 
 from ctx.core import App, Principal, StoreRequest, embed, store_block
-from ctx.core.runtime import Lease, claim, enqueue
+from ctx.core.runtime import Lease, claim, enqueue, fail, finish, requeue
 from ctx.core.runtime.lease import LEASE_CLASS
 
 ALPHA = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
@@ -160,3 +160,69 @@ def test_a_query_completes_orphaned_jobs_once(app: App, database_url: str, stall
     calls = len(stalling.requests)
     assert embed.embed_pending(app, ["alpha"]) == 0
     assert len(stalling.requests) == calls  # nothing left to embed again
+
+
+def test_a_job_that_keeps_killing_its_worker_is_quarantined(database_url: str) -> None:
+    """Each death counts an attempt; out of attempts, the job is quarantined, not claimed again."""
+    with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
+        enqueue(conn, "embed", {"n": 1})
+        for attempt in range(1, 4):
+            dying = Lease(database_url)
+            (job,) = claim(conn, "embed", 10, dying.id(), max_attempts=3)
+            assert job.attempts == attempt and job.owner == dying.id()
+            dying.close()  # the worker crashed while running it
+        assert claim(conn, "embed", 10, None, max_attempts=3) == []
+        row = conn.execute("SELECT status, attempts, last_error FROM context_jobs").fetchone()
+    assert row["status"] == "quarantined" and row["attempts"] == 3
+    assert "its worker stopped while running it, 3 attempts" in row["last_error"]
+
+
+def test_a_taken_back_job_says_so_and_its_first_owner_cannot_settle_it(database_url: str) -> None:
+    first, second = Lease(database_url), Lease(database_url)
+    try:
+        with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
+            enqueue(conn, "embed", {"n": 1})
+            (mine,) = claim(conn, "embed", 10, first.id())
+            conn.execute("UPDATE context_jobs SET locked_at = now() - interval '16 minutes'")
+            (theirs,) = claim(conn, "embed", 10, second.id())  # stale: taken back from a live one
+            assert theirs.id == mine.id and theirs.owner == second.id()
+            # The first owner's late failure no longer touches a job another worker runs.
+            fail(conn, mine.id, "late", max_attempts=1, owner=first.id())
+            requeue(conn, [mine.id], owner=first.id())
+            row = conn.execute("SELECT status, locked_by, last_error FROM context_jobs").fetchone()
+            assert row["status"] == "running" and row["locked_by"] == second.id()
+            assert row["last_error"].startswith("taken back")
+            fail(conn, theirs.id, "boom", max_attempts=5, owner=second.id())
+            row = conn.execute("SELECT status, last_error FROM context_jobs").fetchone()
+            assert (row["status"], row["last_error"]) == ("queued", "boom")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_query_finishes_a_live_workers_job_itself(
+    app: App, database_url: str, stalling: Any
+) -> None:
+    """A job a live worker holds is embedded inline and finished, not answered without."""
+    with app.connection() as conn:
+        conn.execute("UPDATE context_embedding_generations SET status = 'retired'")
+    embed.create_generation(
+        app, "openai", {"base_url": stalling.base_url, "model": "m", "dimensions": 16}, active=True
+    )
+    block = store_block(app, ALPHA, StoreRequest(title="Held", content="text"))
+    busy = Lease(database_url)
+    try:
+        with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
+            (job,) = claim(conn, "embed", 10, busy.id())
+        assert embed.embed_pending(app, ["alpha"]) == 1
+        assert [j for j in _jobs(database_url) if j["kind"] == "embed"] == []
+        with app.connection() as conn:
+            row = conn.execute(
+                "SELECT count(*) AS n FROM context_block_embeddings WHERE block_id = %s",
+                (block["id"],),
+            ).fetchone()
+        assert row["n"] == 1
+        with psycopg.connect(database_url, autocommit=True) as conn:  # the worker's own finish
+            finish(conn, [job.id])
+    finally:
+        busy.close()

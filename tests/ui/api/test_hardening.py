@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -310,6 +311,101 @@ def test_edit_archive_and_unarchive_by_id(app: App, client: Any, user: dict[str,
             ).fetchall()
         ]
     assert actions == ["block.created", "block.updated", "block.archived", "block.unarchived"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"title": None}, "changes.title", "must not be null"),
+        ({"content": None}, "changes.content", "must not be null"),
+        ({"block_type": None}, "changes.block_type", "must not be null"),
+        ({"tags": None}, "changes.tags", "must not be null"),
+        ({"metadata": None}, "changes.metadata", "must not be null"),
+        ({"category": None}, "changes.category", "must not be null"),
+        ({"title": "two\nlines"}, "changes.title", "one line"),
+        ({"title": "   "}, "changes.title", "must not be empty"),
+        ({"category": "  "}, "changes.category", "must not be empty"),
+        ({"tags": ["  "]}, "changes.tags", "each tag"),
+        ({"occurred_at": "0001-01-01T00:00:00+14:00"}, "changes.occurred_at", "years 1 to 9999"),
+        ({"occurred_at": "1700000000"}, "changes.occurred_at", "ISO 8601"),
+        ({"block_type": "nosuch"}, "block_type", "unknown block_type"),
+    ],
+)
+def test_an_edit_obeys_the_rules_of_store(
+    client: Any, user: dict[str, str], changes: dict[str, Any], field: str, words: str
+) -> None:
+    ident = client.post("/api/store", headers=user, json={"title": "T", "content": "c"}).json()[
+        "id"
+    ]
+    r = client.post(
+        "/api/manage", headers=user, json={"action": "update", "id": ident, "changes": changes}
+    )
+    assert _json_error(r, 422, words)["field"] == field
+    block = client.post("/api/manage", headers=user, json={"action": "get", "id": ident})
+    assert (block.json()["block"]["title"], block.json()["block"]["content"]) == ("T", "c")
+
+
+def test_an_edit_may_clear_the_date_and_the_sensitivity(client: Any, user: dict[str, str]) -> None:
+    body = {"title": "T", "content": "c", "occurred_at": "2024-05-01", "sensitivity": "personal"}
+    ident = client.post("/api/store", headers=user, json=body).json()["id"]
+    changes = {"occurred_at": None, "sensitivity": None}
+    r = client.post(
+        "/api/manage", headers=user, json={"action": "update", "id": ident, "changes": changes}
+    )
+    assert r.status_code == 200, r.text
+    block = client.post("/api/manage", headers=user, json={"action": "get", "id": ident})
+    assert block.json()["block"]["occurred_at"] is None
+
+
+@pytest.mark.parametrize("depth", [70, 900])
+def test_deeply_nested_metadata_is_a_422(client: Any, user: dict[str, str], depth: int) -> None:
+    body = '{"title":"T","content":"c","metadata":{"a":' + "[" * depth + "]" * depth + "}}"
+    r = client.post(
+        "/api/store", headers={**user, "content-type": "application/json"}, content=body
+    )
+    assert _json_error(r, 422, "nested more than 64 levels")["field"] == "metadata"
+
+
+@pytest.mark.parametrize("value", ["1700000000", "86400", "2024-05-01T10:00:00"])
+def test_a_date_is_iso_text_not_a_number(client: Any, user: dict[str, str], value: str) -> None:
+    r = client.post("/api/query", headers=user, json={"query": "plans", "now": value})
+    assert _json_error(r, 422, "YYYY-MM-DD")["field"] == "now"
+
+
+def test_a_block_deleted_while_we_wait_for_its_lock_is_a_404(app: App, keys: Any) -> None:
+    from ctx.core import NotFound, Principal, StoreRequest, delete_block, store_block
+
+    who = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
+    ident = str(store_block(app, who, StoreRequest(title="Twice", content="x"))["id"])
+    outcome: list[BaseException | dict[str, Any]] = []
+
+    def second() -> None:
+        try:
+            outcome.append(delete_block(app, who, ident))
+        except BaseException as exc:  # checked below
+            outcome.append(exc)
+
+    with app.connection() as first:
+        first.execute("DELETE FROM context_blocks WHERE id = %s", (ident,))  # holds the row lock
+        other = threading.Thread(target=second)
+        other.start()
+        other.join(timeout=0.5)
+    other.join(timeout=30)
+    assert len(outcome) == 1 and isinstance(outcome[0], NotFound), outcome
+
+
+def test_a_secret_left_in_the_database_can_be_removed(
+    app: App, client: Any, admin: dict[str, str]
+) -> None:
+    with app.connection() as conn:  # as an older version could have stored it
+        conn.execute(
+            "INSERT INTO context_settings (key, value) VALUES ('embed.api_key', '\"sk-old\"')"
+        )
+    r = client.delete("/api/settings/embed.api_key", headers=admin)
+    assert r.status_code == 200, r.text
+    with app.connection() as conn:
+        left = conn.execute("SELECT key FROM context_settings WHERE key = 'embed.api_key'")
+        assert left.fetchall() == []
 
 
 def test_the_openapi_schema_describes_auth_errors_and_responses(client: Any) -> None:
