@@ -7,9 +7,9 @@ These are SQLModel classes without ``table=True``: API schemas, kept apart from 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 from sqlmodel import SQLModel
 
 from ctx.core.validation import IsoDateTime, Strict
@@ -68,44 +68,42 @@ def required_text(value: str, what: str) -> str:
     return value
 
 
+def _content(value: str) -> str:
+    return clean_text(value, "content")
+
+
+def _category(value: str) -> str:
+    return required_text(value, "category")
+
+
+def _query(value: str) -> str:
+    return required_text(value, "query")
+
+
+# Field types with their rules, shared by every request that carries such a field.
+Title = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(one_line_title)]
+Content = Annotated[str, Field(max_length=900_000), AfterValidator(_content)]
+Category = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_category)]
+BlockTypeName = Annotated[str, Field(max_length=50)]
+Tags = Annotated[list[str], AfterValidator(clean_tags)]
+StoredTime = Annotated[IsoDateTime, AfterValidator(storable_time)]
+QueryText = Annotated[str, Field(min_length=1, max_length=2000), AfterValidator(_query)]
+MAX_TAGS = 50
+
+
 class StoreRequest(Strict):
-    title: str = Field(min_length=1, max_length=500)
-    content: str = Field(max_length=900_000)
-    category: str = Field(default="general", min_length=1, max_length=100)
+    title: Title
+    content: Content
+    category: Category = "general"
     scope: str | None = Field(default=None, description="Defaults to the key's home scope.")
-    block_type: str = Field(default="knowledge", max_length=50)
-    tags: list[str] = Field(default_factory=list, max_length=50)
+    block_type: BlockTypeName = "knowledge"
+    tags: Tags = Field(default_factory=list, max_length=MAX_TAGS)
     # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
     sensitivity: Sensitivity | None = None
-    occurred_at: IsoDateTime | None = Field(
+    occurred_at: StoredTime | None = Field(
         default=None, description="When the block's event happened (its own date), ISO 8601."
     )
-
-    @field_validator("title")
-    @classmethod
-    def _title(cls, v: str) -> str:
-        return one_line_title(v)
-
-    @field_validator("content")
-    @classmethod
-    def _content(cls, v: str) -> str:
-        return clean_text(v, "content")
-
-    @field_validator("category")
-    @classmethod
-    def _category(cls, v: str) -> str:
-        return required_text(v, "category")
-
-    @field_validator("occurred_at")
-    @classmethod
-    def _occurred_at(cls, v: datetime | None) -> datetime | None:
-        return None if v is None else storable_time(v)
-
-    @field_validator("tags")
-    @classmethod
-    def _tags(cls, v: list[str]) -> list[str]:
-        return clean_tags(v)
 
 
 class BlockChanges(Strict):
@@ -113,14 +111,14 @@ class BlockChanges(Strict):
     the same rules as in ``store``; only ``sensitivity`` and ``occurred_at`` may be null (back to
     the type's default, no own date)."""
 
-    title: str | None = Field(default=None, min_length=1, max_length=500)
-    content: str | None = Field(default=None, max_length=900_000)
-    category: str | None = Field(default=None, min_length=1, max_length=100)
-    block_type: str | None = Field(default=None, max_length=50)
-    tags: list[str] | None = Field(default=None, max_length=50)
+    title: Title | None = None
+    content: Content | None = None
+    category: Category | None = None
+    block_type: BlockTypeName | None = None
+    tags: Tags | None = Field(default=None, max_length=MAX_TAGS)
     meta: dict[str, Any] | None = Field(default=None, alias="metadata")
     sensitivity: Sensitivity | None = None
-    occurred_at: IsoDateTime | None = None
+    occurred_at: StoredTime | None = None
 
     @field_validator("title", "content", "category", "block_type", "tags", "meta", mode="before")
     @classmethod
@@ -128,31 +126,6 @@ class BlockChanges(Strict):
         if v is None:
             raise ValueError("must not be null (leave the field out to keep it as it is)")
         return v
-
-    @field_validator("title")
-    @classmethod
-    def _title(cls, v: str) -> str:
-        return one_line_title(v)
-
-    @field_validator("content")
-    @classmethod
-    def _content(cls, v: str) -> str:
-        return clean_text(v, "content")
-
-    @field_validator("category")
-    @classmethod
-    def _category(cls, v: str) -> str:
-        return required_text(v, "category")
-
-    @field_validator("occurred_at")
-    @classmethod
-    def _occurred_at(cls, v: datetime | None) -> datetime | None:
-        return None if v is None else storable_time(v)
-
-    @field_validator("tags")
-    @classmethod
-    def _tags(cls, v: list[str]) -> list[str]:
-        return clean_tags(v)
 
 
 class StoreResponse(SQLModel):
@@ -164,23 +137,13 @@ class StoreResponse(SQLModel):
 
 
 class SearchRequest(Strict):
-    query: str = Field(min_length=1, max_length=2000)
+    query: QueryText
     limit: int | None = Field(default=None, ge=1, le=100)
     category: str | None = None
-    tags: list[str] = Field(default_factory=list)
+    tags: Tags = Field(default_factory=list)
     scopes: list[str] | None = Field(
         default=None, description="Subset of the key's read scopes; default all of them."
     )
-
-    @field_validator("query")
-    @classmethod
-    def _query(cls, v: str) -> str:
-        return required_text(v, "query")
-
-    @field_validator("tags")
-    @classmethod
-    def _tags(cls, v: list[str]) -> list[str]:
-        return clean_tags(v)
 
 
 class SearchHit(SQLModel):

@@ -8,15 +8,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ctx.core.blocks import clean_tags, required_text
+from ctx.core.blocks import QueryText, Tags
 from ctx.core.validation import IsoDate, Strict
 
 
 class QueryRequest(Strict):
-    query: str = Field(min_length=1, max_length=2000)
+    query: QueryText
     limit: int | None = Field(default=None, ge=1, le=20)
     category: str | None = None
-    tags: list[str] = Field(default_factory=list)
+    tags: Tags = Field(default_factory=list)
     exclude_ids: list[str] = Field(default_factory=list, max_length=500)
     exclude_types: list[str] = Field(default_factory=list)
     scopes: list[str] | None = None
@@ -24,16 +24,6 @@ class QueryRequest(Strict):
     now: IsoDate | None = Field(
         default=None, description="Reference day for relative times (default: today)."
     )
-
-    @field_validator("query")
-    @classmethod
-    def _query(cls, v: str) -> str:
-        return required_text(v, "query")
-
-    @field_validator("tags")
-    @classmethod
-    def _tags(cls, v: list[str]) -> list[str]:
-        return clean_tags(v)
 
     @field_validator("exclude_ids")
     @classmethod

@@ -31,14 +31,24 @@ def _take_turn(conn: psycopg.Connection[Any], scope: str) -> None:
     conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_CLASS, scope))
 
 
-def refresh_scope(conn: psycopg.Connection[Any], scope: str) -> int:
-    """Recount ``scope`` now; return its number of live blocks. Two recounts of one scope take
-    turns (a transaction-level advisory lock), so neither sees half of the other's rows."""
-    _take_turn(conn, scope)
+def _counts(conn: psycopg.Connection[Any], scope: str) -> tuple[int | None, int]:
+    """The scope's counted blocks (None: never counted) and its live blocks now."""
     row = conn.execute(
-        "SELECT count(*) AS n FROM context_blocks WHERE scope = %s AND NOT is_archived", (scope,)
+        "SELECT (SELECT blocks FROM context_scope_stats WHERE scope = %(s)s) AS counted, "
+        "(SELECT count(*) FROM context_blocks WHERE scope = %(s)s AND NOT is_archived) AS live",
+        {"s": scope},
     ).fetchone()
-    blocks = int(row["n"]) if row else 0
+    assert row is not None
+    return row["counted"], int(row["live"])
+
+
+def _due(counted: int | None, live: int) -> bool:
+    if counted is None or live < SMALL_SCOPE:
+        return True
+    return abs(live - counted) >= max(1, counted * REFRESH_CHANGE)
+
+
+def _recount(conn: psycopg.Connection[Any], scope: str, blocks: int) -> None:
     conn.execute("DELETE FROM context_scope_terms WHERE scope = %s", (scope,))
     floor = max(2, int(blocks * KEEP_SHARE))
     for config, column in CONFIGS:
@@ -55,28 +65,36 @@ def refresh_scope(conn: psycopg.Connection[Any], scope: str) -> int:
         "ON CONFLICT (scope) DO UPDATE SET blocks = EXCLUDED.blocks, refreshed_at = now()",
         (scope, blocks),
     )
-    return blocks
+
+
+def refresh_scope(conn: psycopg.Connection[Any], scope: str) -> int:
+    """Recount ``scope`` now; return its number of live blocks. Two recounts of one scope take
+    turns (a transaction-level advisory lock), so neither sees half of the other's rows."""
+    _take_turn(conn, scope)
+    _, live = _counts(conn, scope)
+    _recount(conn, scope, live)
+    return live
 
 
 def needs_refresh(conn: psycopg.Connection[Any], scope: str) -> bool:
-    row = conn.execute(
-        "SELECT (SELECT blocks FROM context_scope_stats WHERE scope = %(s)s) AS counted, "
-        "(SELECT count(*) FROM context_blocks WHERE scope = %(s)s AND NOT is_archived) AS live",
-        {"s": scope},
-    ).fetchone()
-    assert row is not None
-    counted, live = row["counted"], int(row["live"])
-    if counted is None or live < SMALL_SCOPE:
-        return True
-    return abs(live - counted) >= max(1, counted * REFRESH_CHANGE)
+    return _due(*_counts(conn, scope))
+
+
+def refresh_if_due(conn: psycopg.Connection[Any], scope: str) -> bool:
+    """Recount ``scope`` if it changed enough since its last count; True if it did. Decided after
+    any recount running now has finished."""
+    _take_turn(conn, scope)
+    counted, live = _counts(conn, scope)
+    if not _due(counted, live):
+        return False
+    _recount(conn, scope, live)
+    return True
 
 
 def handle_scope_jobs(app: App, jobs: list[Job]) -> None:
     for scope in dict.fromkeys(str(j.payload["scope"]) for j in jobs):
         with app.connection() as conn:
-            _take_turn(conn, scope)  # a recount running now finishes before we decide
-            if needs_refresh(conn, scope):
-                refresh_scope(conn, scope)
+            refresh_if_due(conn, scope)
 
 
 SCOPE_TERM_JOBS = JobHandler(

@@ -149,8 +149,8 @@ def claim_for_scopes(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> list[Job]:
     """Claim ready block jobs whose block lives in one of ``scopes`` (the query's inline path),
-    orphaned running ones included (out of attempts: quarantined, as in ``claim``)."""
-    _quarantine_dead(conn, kind, max_attempts)
+    orphaned running ones included unless they are out of attempts (the next worker ``claim``
+    quarantines those; a query adds no statement for it)."""
     rows = conn.execute(
         f"""
         UPDATE context_jobs SET {_CLAIM_SET}
@@ -158,12 +158,14 @@ def claim_for_scopes(
                         JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid
                        WHERE j.kind = %(kind)s AND j.run_after <= now()
                          AND b.scope = ANY(%(scopes)s)
-                         AND (j.status = 'queued' OR (j.status = 'running' AND {RECLAIMABLE}))
+                         AND (j.status = 'queued'
+                              OR (j.status = 'running' AND j.attempts < %(max)s
+                                  AND {RECLAIMABLE}))
                        ORDER BY j.id
                        LIMIT %(limit)s FOR UPDATE OF j SKIP LOCKED)
         RETURNING id, kind, payload, attempts, locked_by
         """,
-        {"owner": owner, "kind": kind, "scopes": scopes, "limit": limit},
+        {"owner": owner, "kind": kind, "scopes": scopes, "limit": limit, "max": max_attempts},
     ).fetchall()
     return _jobs(rows)
 

@@ -126,35 +126,18 @@ def fuzz(
     report = Report()
     session = requests.Session()  # keep-alive: a dropped connection shows up as a finding
     operations = [result.ok() for result in schema.get_all_operations()]
-    for operation in operations:
-        for key_name, token in keys.items():
-            for mode in modes:
-                _fuzz_one(
-                    report,
-                    session,
-                    base_url,
-                    operation,
-                    (key_name, token),
-                    mode,
-                    examples,
-                    seed,
-                    (),
-                )
-    manage = [op for op in operations if op.method.upper() == "POST" and op.path == "/api/manage"]
+    nothing: tuple[str, ...] = ()
+    passes = [(op, key, examples, nothing) for op in operations for key in keys.items()]
     if block_ids and "user" in keys:
-        for operation in manage:
-            for mode in modes:
-                _fuzz_one(
-                    report,
-                    session,
-                    base_url,
-                    operation,
-                    ("user", keys["user"]),
-                    mode,
-                    examples * 2,
-                    seed,
-                    block_ids,
-                )
+        edit = ("user", keys["user"])
+        passes += [
+            (op, edit, examples * 2, block_ids)
+            for op in operations
+            if op.method.upper() == "POST" and op.path == "/api/manage"
+        ]
+    for operation, key, count, ids in passes:
+        for mode in modes:
+            _fuzz_one(report, session, base_url, operation, key, mode, count, seed, ids)
     return report
 
 

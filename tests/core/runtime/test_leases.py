@@ -226,3 +226,25 @@ def test_a_query_finishes_a_live_workers_job_itself(
             finish(conn, [job.id])
     finally:
         busy.close()
+
+
+def test_a_query_leaves_a_job_out_of_attempts_to_the_worker(
+    app: App, database_url: str, stalling: Any
+) -> None:
+    """The inline path never reclaims a job that already used up its attempts."""
+    with app.connection() as conn:
+        conn.execute("UPDATE context_embedding_generations SET status = 'retired'")
+    embed.create_generation(
+        app, "openai", {"base_url": stalling.base_url, "model": "m", "dimensions": 16}, active=True
+    )
+    store_block(app, ALPHA, StoreRequest(title="Poison", content="text"))
+    with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
+        conn.execute("UPDATE context_jobs SET attempts = 4 WHERE kind = 'embed'")
+        dead = Lease(database_url)
+        claim(conn, "embed", 10, dead.id(), max_attempts=5)  # its 5th attempt, then it dies
+        dead.close()
+    assert embed.embed_pending(app, ["alpha"]) == 0
+    with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
+        assert claim(conn, "embed", 10, None, max_attempts=5) == []
+        row = conn.execute("SELECT status FROM context_jobs WHERE kind = 'embed'").fetchone()
+    assert row["status"] == "quarantined"
