@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class CtxError(Exception):
     """Base class: a problem with a clear message, never shown with a traceback."""
@@ -67,3 +69,9 @@ class Conflict(CtxError):
 
     status_code = 409
     code = "conflict"
+
+
+def error_text(exc: BaseException, other: Callable[[BaseException], str] = repr) -> str:
+    """What to say about an exception: a ``CtxError``'s own message, anything else through
+    ``other`` (``repr`` by default: the type name helps in a log)."""
+    return exc.message if isinstance(exc, CtxError) else other(exc)

@@ -28,7 +28,9 @@ def text_problem(text: str) -> str | None:
     """Why a string cannot be stored, or None."""
     if "\x00" in text:
         return "must not contain NUL characters"
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
+    try:  # UTF-8 cannot encode a lone surrogate; the codec finds one at C speed
+        text.encode("utf-8")
+    except UnicodeEncodeError:
         return "must be valid Unicode (it contains a lone surrogate)"
     return None
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
+from ctx.core.runtime import installed_version
 
-try:
-    VERSION = importlib.metadata.version("ctx-brain")
-except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
-    VERSION = "unknown"
+VERSION = installed_version()

@@ -30,7 +30,6 @@ from ctx.core.blocks.schemas import (
     Strict,
     Tags,
     clean_tags,
-    clean_text,
     required_text,
 )
 from ctx.core.blocks.search import search_blocks
@@ -80,7 +79,6 @@ __all__ = [
     "block_categories",
     "block_stats",
     "clean_tags",
-    "clean_text",
     "content_hash",
     "delete_block",
     "fetch_block",

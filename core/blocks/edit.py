@@ -29,16 +29,8 @@ from ctx.core.validation import error_message
 if TYPE_CHECKING:
     from ctx.core.app import App
 
-EDITABLE = (
-    "title",
-    "content",
-    "category",
-    "block_type",
-    "tags",
-    "metadata",
-    "sensitivity",
-    "occurred_at",
-)
+# The stored fields an edit may change, by their wire names ("metadata").
+EDITABLE = tuple(field.alias or name for name, field in BlockChanges.model_fields.items())
 
 
 def _merged(block: dict[str, Any], changes: BlockChanges) -> StoreRequest:

@@ -28,13 +28,23 @@ def row_out(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "id": str(row["id"])}
 
 
-def fetch_block(conn: psycopg.Connection[Any], block_id: str) -> dict[str, Any]:
-    """The full row of a block known to exist (no scope check: callers resolved the id)."""
+def find_block(
+    conn: psycopg.Connection[Any], block_id: str, *, for_update: bool = False
+) -> dict[str, Any] | None:
+    """The full row of a block by id, or None (no scope check: callers resolved the id);
+    ``for_update`` locks it for the caller's transaction."""
+    lock = " FOR UPDATE" if for_update else ""
     row = conn.execute(
-        f"SELECT {BLOCK_COLUMNS} FROM context_blocks WHERE id = %s", (block_id,)
+        f"SELECT {BLOCK_COLUMNS} FROM context_blocks WHERE id = %s{lock}", (block_id,)
     ).fetchone()
-    assert row is not None
-    return row_out(row)
+    return None if row is None else row_out(row)
+
+
+def fetch_block(conn: psycopg.Connection[Any], block_id: str) -> dict[str, Any]:
+    """The full row of a block known to exist."""
+    block = find_block(conn, block_id)
+    assert block is not None
+    return block
 
 
 def resolve_id(conn: psycopg.Connection[Any], who: Principal, ident: str) -> str:

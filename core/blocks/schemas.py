@@ -20,18 +20,12 @@ MIN_TIME = datetime(1, 1, 2, tzinfo=UTC)
 MAX_TIME = datetime(9999, 12, 30, 23, 59, 59, tzinfo=UTC)
 
 
-def clean_text(value: str, what: str) -> str:
-    """NUL-free text (PostgreSQL text cannot hold NUL)."""
-    if "\x00" in value:
-        raise ValueError(f"{what} must not contain NUL characters")
-    return value
-
-
 def clean_tags(tags: list[str]) -> list[str]:
-    """Stripped, 1-100 characters each, duplicates dropped (order kept)."""
+    """Stripped, 1-100 characters each, duplicates dropped (order kept). (NUL and the rest of the
+    input rule are checked before any field, by ``Strict``.)"""
     out = []
     for t in tags:
-        t = clean_text(t, "tag").strip()
+        t = t.strip()
         if not t or len(t) > 100:
             raise ValueError("each tag must be 1-100 characters (not empty, not only spaces)")
         out.append(t)
@@ -61,15 +55,11 @@ def one_line_title(value: str) -> str:
 
 
 def required_text(value: str, what: str) -> str:
-    """Stripped, NUL-free and not empty."""
-    value = clean_text(value, what).strip()
+    """Stripped and not empty."""
+    value = value.strip()
     if not value:
         raise ValueError(f"{what} must not be empty")
     return value
-
-
-def _content(value: str) -> str:
-    return clean_text(value, "content")
 
 
 def _category(value: str) -> str:
@@ -82,7 +72,7 @@ def _query(value: str) -> str:
 
 # Field types with their rules, shared by every request that carries such a field.
 Title = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(one_line_title)]
-Content = Annotated[str, Field(max_length=900_000), AfterValidator(_content)]
+Content = Annotated[str, Field(max_length=900_000)]
 Category = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_category)]
 BlockTypeName = Annotated[str, Field(max_length=50)]
 Tags = Annotated[list[str], AfterValidator(clean_tags)]

@@ -16,7 +16,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ctx.core.access import Principal, validate_scope
-from ctx.core.blocks.read import fetch_block, resolve_id
+from ctx.core.blocks.read import fetch_block, find_block, resolve_id
 from ctx.core.blocks.schemas import StoreRequest
 from ctx.core.blocks.types import SENSITIVITIES, BlockTypeSpec
 from ctx.core.errors import Forbidden, NotFound, ValidationError
@@ -262,12 +262,9 @@ def owned_block(
 ) -> dict[str, Any]:
     """A block of the caller's home scope, locked for the change (id or unique prefix)."""
     block_id = resolve_id(conn, who, ident)
-    locked = conn.execute(
-        "SELECT 1 FROM context_blocks WHERE id = %s FOR UPDATE", (block_id,)
-    ).fetchone()
-    if locked is None:  # deleted by a change that held the lock before us
+    block = find_block(conn, block_id, for_update=True)
+    if block is None:  # deleted by a change that held the lock before us
         raise NotFound(f"no block {ident!r} in your scopes (it was just deleted)")
-    block = fetch_block(conn, block_id)
     if block["scope"] != who.home_scope:
         raise Forbidden(
             f"this key {verb} only in its home scope {who.home_scope!r}, not {block['scope']!r}"

@@ -10,19 +10,22 @@ import typer
 from rich.text import Text
 
 from ctx.core import access
-from ctx.core.app import App
 from ctx.core.blocks import get_type, load_types, update_type
-from ctx.core.cli.client import Client
-from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
+from ctx.core.cli.client import Client, server_url
+from ctx.core.cli.common import (
+    JsonOpt,
+    comma_list,
+    console,
+    current_app,
+    dump_json,
+    opened_app,
+    table,
+)
 from ctx.core.errors import CtxError, ValidationError
 from ctx.core.runtime import apply_migrations, diagnose, redact, set_setting, unset_setting
 
 INIT_KEY_NAME = "admin (ctx init)"
 INIT_SCOPE = "default"
-
-
-def server_url(app: App) -> str:
-    return f"http://{app.settings['server.host']}:{app.settings['server.port']}"
 
 
 def init(as_json: JsonOpt = False) -> None:
@@ -136,7 +139,7 @@ def keys_create(
     as_json: JsonOpt = False,
 ) -> None:
     """Create a key; the token is printed once and never stored in readable form."""
-    allowed = [s.strip() for s in allowed_scopes.split(",") if s.strip()]
+    allowed = comma_list(allowed_scopes)
     with opened_app() as app, app.connection() as conn:
         key_id, token = access.create_key(
             conn,

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from ctx.core.errors import CtxError
 
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+
+def server_url(app: App) -> str:
+    """Where ctxd listens by ``app``'s settings (server.host, server.port)."""
+    return f"http://{app.settings['server.host']}:{app.settings['server.port']}"
+
 
 def configured_url() -> str:
-    """Where this machine's ctxd listens: the server.host and server.port settings."""
+    """Where this machine's ctxd listens."""
     from ctx.core.cli.common import current_app
 
-    settings = current_app().settings
-    return f"http://{settings['server.host']}:{settings['server.port']}"
+    return server_url(current_app())
 
 
 class ClientError(CtxError):

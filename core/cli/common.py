@@ -21,7 +21,12 @@ from ctx.core.errors import ValidationError
 
 # No markup: user text ("[alpha/notes]") is printed as it is; styles come from rich.Text.
 console = Console(highlight=False, soft_wrap=True, markup=False)
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+
+
+def comma_list(text: str) -> list[str]:
+    """``"a, b,,c"`` -> ``["a", "b", "c"]``: the CLI's comma-separated options."""
+    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def _default(value: Any) -> Any:

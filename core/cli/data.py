@@ -9,10 +9,18 @@ import typer
 from rich.text import Text
 
 from ctx.core.cli.client import Client
-from ctx.core.cli.common import console, dump_json, headline, read_stdin_text, snippet, table
+from ctx.core.cli.common import (
+    JsonOpt,
+    comma_list,
+    console,
+    dump_json,
+    headline,
+    read_stdin_text,
+    snippet,
+    table,
+)
 from ctx.core.errors import ValidationError
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 CategoryFilter = Annotated[str | None, typer.Option("--category", "-c", help="Only this category.")]
 TagsFilter = Annotated[
     str, typer.Option("--tags", help="Comma-separated; a block must have all of them.")
@@ -57,7 +65,7 @@ def save(
         "content": content,
         "category": category,
         "block_type": block_type,
-        "tags": [t.strip() for t in tags.split(",") if t.strip()],
+        "tags": comma_list(tags),
         "metadata": meta,
     }
     if sensitivity:
@@ -119,7 +127,7 @@ def search(
         "query": query,
         "limit": limit,
         "category": category,
-        "tags": [t.strip() for t in tags.split(",") if t.strip()],
+        "tags": comma_list(tags),
     }
     result = Client().post("/api/search", body)
     if as_json:
@@ -149,7 +157,7 @@ def query(
         "query": text,
         "limit": limit,
         "category": category,
-        "tags": [t.strip() for t in tags.split(",") if t.strip()],
+        "tags": comma_list(tags),
         "explain": explain,
     }
     result = Client().post("/api/query", body)
@@ -268,7 +276,7 @@ def edit(
     if block_type is not None:
         changes["block_type"] = block_type
     if tags is not None:
-        changes["tags"] = [t.strip() for t in tags.split(",") if t.strip()]
+        changes["tags"] = comma_list(tags)
     if metadata is not None:
         changes["metadata"] = _metadata(metadata)
     if sensitivity is not None:

@@ -6,7 +6,6 @@ from it and hands it to the commands through the click context (``cli.common.cur
 
 from __future__ import annotations
 
-import importlib.metadata
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,6 +22,7 @@ from ctx.core.cli.clicklib import (
     UsageError,
 )
 from ctx.core.errors import CtxError, PluginError
+from ctx.core.runtime import installed_version
 from ctx.core.validation import text_problem
 
 if TYPE_CHECKING:
@@ -55,10 +55,7 @@ def _print_version(value: bool) -> None:
 
 
 def version() -> str:
-    try:
-        return importlib.metadata.version("ctx-brain")
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a source checkout
-        return "unknown"
+    return installed_version()
 
 
 def _root(

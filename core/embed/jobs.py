@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ctx.core.embed.generations import target_generations
-from ctx.core.errors import CtxError, EmbeddingError
+from ctx.core.errors import EmbeddingError, error_text
 from ctx.core.runtime import (
     Job,
     JobHandler,
@@ -70,7 +70,7 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
                 raise
             # A broken rebuild must not keep blocks out of the generation that serves
             # queries; drop stale rows so the rebuild's own fill embeds these blocks again.
-            msg = exc.message if isinstance(exc, CtxError) else repr(exc)
+            msg = error_text(exc)
             log.warning("embedding into building generation %s failed: %s", gen["id"], msg)
             conn.execute(
                 "DELETE FROM context_block_embeddings WHERE generation = %s AND block_id = ANY(%s)",

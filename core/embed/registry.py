@@ -7,22 +7,9 @@ from typing import Any
 
 from ctx.core.embed.protocol import Embedder
 from ctx.core.errors import ConfigError, PluginError
-from ctx.core.runtime import PluginHost, Registration, unique_by_name
+from ctx.core.runtime import PluginHost, registered_factories
 
 EmbedderFactory = Callable[[Mapping[str, Any]], Embedder]
-
-
-def _registration_problem(reg: Registration) -> str | None:
-    if reg.kwargs or len(reg.args) != 2:
-        return f"plugin {reg.plugin} must call register(name, factory) for an embedder"
-    name, factory = reg.args
-    if not isinstance(name, str) or not name:
-        return f"plugin {reg.plugin} registered an embedder with an invalid name {name!r}"
-    if not callable(factory):
-        return (
-            f"plugin {reg.plugin} registered embedder {name!r} with a factory that is not callable"
-        )
-    return None
 
 
 def embedder_factories(host: PluginHost) -> dict[str, EmbedderFactory]:
@@ -30,12 +17,7 @@ def embedder_factories(host: PluginHost) -> dict[str, EmbedderFactory]:
 
     Malformed registrations and duplicate names raise one ``PluginError`` listing every problem.
     """
-    registrations = host.registrations("register_embedders")
-    problems = [p for p in map(_registration_problem, registrations) if p]
-    if problems:
-        raise PluginError("; ".join(problems))
-    by_name = unique_by_name(registrations, key=lambda reg: reg.args[0], what="embedder")
-    return {name: reg.args[1] for name, reg in by_name.items()}
+    return registered_factories(host, "register_embedders", "embedder")
 
 
 def create_embedder(

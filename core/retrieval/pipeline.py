@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ctx.core.errors import CtxError, PluginError
+from ctx.core.errors import PluginError, error_text
 from ctx.core.retrieval.candidates import Candidate
 from ctx.core.retrieval.confidence import NOTHING_FOUND
 from ctx.core.retrieval.fusion import channel_weights
@@ -196,7 +196,7 @@ def _run_stage(stage: QueryStage, run: QueryRun, candidates: list[Candidate]) ->
     except Exception as exc:
         if not stage.fail_open:
             raise
-        message = exc.message if isinstance(exc, CtxError) else repr(exc)
+        message = error_text(exc)
         log.warning("query stage %s failed: %s", stage.name, message)
         run.warn(f"stage {stage.name} failed ({message}); it was skipped")
         out = candidates

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ctx.core.errors import PluginError
-from ctx.core.runtime import PluginHost, unique_by_name
+from ctx.core.runtime import PluginHost, registered_factories
 
 
 @runtime_checkable
@@ -30,13 +29,4 @@ RerankerFactory = Callable[[Mapping[str, Any]], Reranker]
 
 def reranker_factories(host: PluginHost) -> dict[str, RerankerFactory]:
     """Every registered reranker factory by name; malformed or duplicate ones stop start-up."""
-    regs = host.registrations("register_rerankers")
-    problems = [
-        f"plugin {r.plugin} must call register(name, factory) for a reranker"
-        for r in regs
-        if r.kwargs or len(r.args) != 2 or not isinstance(r.args[0], str) or not callable(r.args[1])
-    ]
-    if problems:
-        raise PluginError("; ".join(problems))
-    by_name = unique_by_name(regs, lambda r: r.args[0], "reranker")
-    return {name: reg.args[1] for name, reg in by_name.items()}
+    return registered_factories(host, "register_rerankers", "reranker")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from ctx.core.embed import active_generation, embed_pending, vector_literal
-from ctx.core.errors import CtxError
+from ctx.core.errors import error_text
 from ctx.core.retrieval.candidates import Candidate, by_score, explain_candidate
 from ctx.core.retrieval.confidence import LOW_CONFIDENCE, NOTHING_FOUND, classify, threshold_scale
 from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
@@ -22,10 +22,6 @@ from ctx.core.retrieval.sources import fetch_sources
 from ctx.core.temporal import date_query, extract_pending, gravity_factors
 
 log = logging.getLogger("ctx.retrieval")
-
-
-def _message(exc: Exception) -> str:
-    return exc.message if isinstance(exc, CtxError) else str(exc)
 
 
 def scopes(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
@@ -61,13 +57,13 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     try:
         q.note(embedded_inline=embed_pending(q.app, q.scopes))
     except Exception as exc:
-        q.warn(f"embedding pending blocks failed ({_message(exc)}); they are found by text")
+        q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); they are found by text")
     try:
         vector = q.app.embedders.for_generation(q.generation).embed_query(q.request.query)
         q.embedding = vector_literal(vector)
     except Exception as exc:
-        log.warning("query embedding failed: %s", _message(exc))
-        q.warn(f"query embedding failed ({_message(exc)}); dense channel skipped")
+        log.warning("query embedding failed: %s", error_text(exc, str))
+        q.warn(f"query embedding failed ({error_text(exc, str)}); dense channel skipped")
     return candidates
 
 

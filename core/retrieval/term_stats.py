@@ -67,11 +67,17 @@ def _recount(conn: psycopg.Connection[Any], scope: str, blocks: int) -> None:
     )
 
 
-def refresh_scope(conn: psycopg.Connection[Any], scope: str) -> int:
-    """Recount ``scope`` now; return its number of live blocks. Two recounts of one scope take
-    turns (a transaction-level advisory lock), so neither sees half of the other's rows."""
+def refresh_scope(
+    conn: psycopg.Connection[Any], scope: str, *, only_if_due: bool = False
+) -> int | None:
+    """Recount ``scope`` (with ``only_if_due``: only if it changed enough since its last count);
+    return its number of live blocks, or None when it was not due. Two recounts of one scope take
+    turns (a transaction-level advisory lock), so neither sees half of the other's rows, and the
+    decision waits for a recount running now."""
     _take_turn(conn, scope)
-    _, live = _counts(conn, scope)
+    counted, live = _counts(conn, scope)
+    if only_if_due and not _due(counted, live):
+        return None
     _recount(conn, scope, live)
     return live
 
@@ -80,21 +86,10 @@ def needs_refresh(conn: psycopg.Connection[Any], scope: str) -> bool:
     return _due(*_counts(conn, scope))
 
 
-def refresh_if_due(conn: psycopg.Connection[Any], scope: str) -> bool:
-    """Recount ``scope`` if it changed enough since its last count; True if it did. Decided after
-    any recount running now has finished."""
-    _take_turn(conn, scope)
-    counted, live = _counts(conn, scope)
-    if not _due(counted, live):
-        return False
-    _recount(conn, scope, live)
-    return True
-
-
 def handle_scope_jobs(app: App, jobs: list[Job]) -> None:
     for scope in dict.fromkeys(str(j.payload["scope"]) for j in jobs):
         with app.connection() as conn:
-            refresh_if_due(conn, scope)
+            refresh_scope(conn, scope, only_if_due=True)
 
 
 SCOPE_TERM_JOBS = JobHandler(

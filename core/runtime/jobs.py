@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ctx.core.errors import CtxError
+from ctx.core.errors import error_text
 from ctx.core.runtime.lease import OWNER_GONE
 from ctx.core.runtime.plugin_host import PluginHost, registered_objects
 
@@ -249,7 +249,7 @@ def run_batch(app: App, handler: JobHandler, claimed: list[Job]) -> int:
     try:
         outcome = handler.handle(app, claimed)
     except Exception as exc:
-        message = exc.message if isinstance(exc, CtxError) else repr(exc)
+        message = error_text(exc)
         with app.connection() as conn:
             for job in claimed:
                 fail(conn, job.id, message, int(app.settings["jobs.max_attempts"]), job.owner)

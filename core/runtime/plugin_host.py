@@ -122,6 +122,29 @@ def registered_objects(
     return {key: reg.args[0] for key, reg in by_name.items()}
 
 
+def _factory_problem(reg: Registration, what: str) -> str | None:
+    one = ("an " if what[:1] in "aeiou" else "a ") + what
+    if reg.kwargs or len(reg.args) != 2:
+        return f"plugin {reg.plugin} must call register(name, factory) for {one}"
+    name, factory = reg.args
+    if not isinstance(name, str) or not name:
+        return f"plugin {reg.plugin} registered {one} with an invalid name {name!r}"
+    if not callable(factory):
+        return f"plugin {reg.plugin} registered {what} {name!r} with a factory that is not callable"
+    return None
+
+
+def registered_factories(host: PluginHost, hook_name: str, what: str) -> dict[str, Any]:
+    """For hooks whose implementations call ``register(name, factory)``: every factory by name.
+    Malformed calls and duplicate names stop start-up in one ``PluginError``."""
+    regs = host.registrations(hook_name)
+    problems = [p for p in (_factory_problem(r, what) for r in regs) if p]
+    if problems:
+        raise PluginError("; ".join(problems))
+    by_name = unique_by_name(regs, lambda r: r.args[0], what)
+    return {name: reg.args[1] for name, reg in by_name.items()}
+
+
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
     return list(importlib.metadata.entry_points(group=hookspecs.PROJECT))
 
@@ -235,11 +258,6 @@ class PluginHost:
 
     # -- calling ---------------------------------------------------------------------------------
 
-    def implementers(self, hook_name: str) -> list[str]:
-        """Names of the plugins implementing ``hook_name``, in load order."""
-        caller = getattr(self.pm.hook, hook_name)
-        return [impl.plugin_name for impl in caller.get_hookimpls()]
-
     def each_plugin(self, hook_name: str) -> Iterator[tuple[str, Callable[..., list[Any]]]]:
         """Per implementing plugin, in load order: its name and a pluggy caller for it alone."""
         caller = getattr(self.pm.hook, hook_name)
@@ -304,9 +322,13 @@ class PluginHost:
         return plugin if isinstance(plugin, ModuleType) else None
 
 
-def _version_of(source: str) -> str:
-    dist = "ctx-brain" if source in ("builtin", "core") else source
+def installed_version(dist: str = "ctx-brain") -> str:
+    """The installed version of a distribution (ctx itself by default), or "unknown"."""
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _version_of(source: str) -> str:
+    return installed_version("ctx-brain" if source in ("builtin", "core") else source)

@@ -15,8 +15,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
 
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ctx.core.access import token_from_headers
 from ctx.core.validation import text_problem
 
 Scope = MutableMapping[str, Any]
@@ -76,10 +78,7 @@ def _api_refusal(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, s
     a malformed body could say 422), and a body that is not declared JSON (415)."""
     if not scope.get("path", "").startswith("/api/"):
         return None
-    has_key = b"x-context-key" in headers or headers.get(b"authorization", b"").lower().startswith(
-        b"bearer "
-    )
-    if not has_key:
+    if token_from_headers(Headers(scope=scope)) is None:
         return 401, "unauthorized", "missing or invalid API key"
     if scope.get("method") in ("POST", "PUT", "PATCH"):
         declared = headers.get(b"content-length", b"")
