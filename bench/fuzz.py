@@ -18,7 +18,8 @@ import time
 from _common import REPO_ROOT, bench_app, bench_environ, principal
 
 sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
-from fuzzing import fuzz, live_server
+from fuzzing import fuzz
+from live import live_server
 
 from ctx.core import StoreRequest, access, store_block
 

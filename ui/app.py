@@ -1,12 +1,12 @@
-"""The one app factory: a FastAPI app with every surface mounted (the REST API now; the web
-workbench, MCP and the OpenAI-compatible gateway will join), plus the routes plugins register."""
+"""The one app factory: a FastAPI app with every surface mounted (the REST API, OAuth, MCP;
+the web workbench and the OpenAI-compatible gateway will join), plus the routes plugins register."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
 
 from ctx.core import App, PluginError
-from ctx.ui import api
+from ctx.ui import api, mcp, oauth
 from ctx.ui.version import VERSION
 
 
@@ -21,6 +21,8 @@ def create_app(app: App) -> FastAPI:
     )
     server.state.ctx = app
     api.mount(server, body_limit=lambda: int(app.settings["server.body_limit"]))
+    oauth.mount(server)
+    mcp.mount(server, app)
     for reg in app.host.registrations("register_routes"):
         router = reg.args[0] if len(reg.args) == 1 else None
         if not isinstance(router, APIRouter):

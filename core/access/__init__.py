@@ -1,4 +1,5 @@
-"""Access: API keys, principals and scopes (OAuth, tenants and sealed secrets will join here)."""
+"""Access: API keys, principals and scopes, OAuth for remote MCP clients (tenants and sealed
+secrets will join here)."""
 
 from ctx.core.access.keys import (
     TOKEN_PREFIX,
@@ -9,18 +10,66 @@ from ctx.core.access.keys import (
     revoke_key,
     token_from_headers,
 )
+from ctx.core.access.oauth import (
+    CODE_TTL_SECONDS,
+    AuthorizationRequest,
+    AuthorizeError,
+    SignIn,
+    authorization_server_metadata,
+    cancel_form,
+    check_authorization_request,
+    open_form,
+    protected_resource_metadata,
+    redeem_code,
+    redirect_location,
+    submit_form,
+)
+from ctx.core.access.oauth_clients import (
+    CLIENT_PREFIX,
+    OAuthClient,
+    OAuthError,
+    authenticate_client,
+    create_client,
+    get_client,
+    list_clients,
+    register_dynamic,
+    remove_client,
+    validate_redirect_uri,
+)
 from ctx.core.access.principals import SCOPE_RE, Principal, WhoAmI, validate_scope
 
 __all__ = [
+    "CLIENT_PREFIX",
+    "CODE_TTL_SECONDS",
     "SCOPE_RE",
     "TOKEN_PREFIX",
+    "AuthorizationRequest",
+    "AuthorizeError",
+    "OAuthClient",
+    "OAuthError",
     "Principal",
+    "SignIn",
     "WhoAmI",
     "authenticate",
+    "authenticate_client",
+    "authorization_server_metadata",
+    "cancel_form",
+    "check_authorization_request",
+    "create_client",
     "create_key",
+    "get_client",
     "hash_token",
+    "list_clients",
     "list_keys",
+    "open_form",
+    "protected_resource_metadata",
+    "redeem_code",
+    "redirect_location",
+    "register_dynamic",
+    "remove_client",
     "revoke_key",
+    "submit_form",
     "token_from_headers",
+    "validate_redirect_uri",
     "validate_scope",
 ]

@@ -122,9 +122,16 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
             "GROUP BY block_type ORDER BY block_type",
             (scopes,),
         ).fetchall()
-    assert total is not None
+        pending = conn.execute(
+            "SELECT count(*) AS n FROM context_jobs j "
+            "JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
+            "WHERE j.status IN ('queued', 'running') AND b.scope = ANY(%s)",
+            (scopes,),
+        ).fetchone()
+    assert total is not None and pending is not None
     return {
         **total,
+        "pending_jobs": pending["n"],
         "by_scope": {r["scope"]: r["n"] for r in by_scope},
         "by_type": {r["block_type"]: r["n"] for r in by_type},
     }

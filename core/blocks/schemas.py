@@ -209,6 +209,9 @@ class BlockStats(SQLModel):
     last_write: datetime | None
     by_scope: dict[str, int]
     by_type: dict[str, int]
+    pending_jobs: int = Field(
+        default=0, description="Background jobs (embedding, extraction, ...) still to run."
+    )
 
 
 class CategoryCount(SQLModel):

@@ -4,12 +4,14 @@ Surfaces outside the core add their commands through ``register_commands`` (``ct
 from ``ctx.ui``), so the core never imports them.
 """
 
+from ctx.core.cli.client import configured_url
 from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
 from ctx.core.cli.main import build_cli, main, run
 
 __all__ = [
     "JsonOpt",
     "build_cli",
+    "configured_url",
     "console",
     "current_app",
     "dump_json",

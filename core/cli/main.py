@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def build_cli(app: App) -> typer.Typer:
-    from ctx.core.cli import admin, data, embed, temporal
+    from ctx.core.cli import admin, data, embed, hooks, mcp, temporal
 
     cli = typer.Typer(
         name="ctx",
@@ -43,6 +43,8 @@ def build_cli(app: App) -> typer.Typer:
     admin.register(cli)
     data.register(cli)
     embed.register(cli)
+    hooks.register(cli)
+    mcp.register(cli)
     temporal.register(cli)
     add_plugin_commands(cli, app)
     return cli
@@ -126,6 +128,7 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     ``CtxError``s, printed as one ``ctx: …`` line.
     """
     from ctx.core.app import App
+    from ctx.core.cli.hooks import AGENT_COMMANDS, agent_cli
 
     args = sys.argv[1:] if argv is None else argv
     for arg in args:
@@ -136,8 +139,12 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
             )
             return 2
     try:
-        app = app or App()
-        command = typer.main.get_command(build_cli(app))
+        if app is None and args and args[0] in AGENT_COMMANDS:
+            # agent hooks run on every prompt: they need no plugins, and loading them is slow
+            command = typer.main.get_command(agent_cli())
+        else:
+            app = app or App()
+            command = typer.main.get_command(build_cli(app))
         tidy_help(command)
         result = command.main(args=args, prog_name="ctx", standalone_mode=False, obj=app)
     except NoArgsIsHelpError as exc:  # `ctx keys` alone: its help, as asked

@@ -37,10 +37,13 @@ trace_log = logging.getLogger("ctx.plugins.trace")
 #: same hooks as any plugin. Names are stable; the modules are core's own.
 CORE_PLUGINS: Mapping[str, str] = {
     "core.runtime": "ctx.core.runtime.hooks",
+    "core.access": "ctx.core.access.hooks",
     "core.blocks": "ctx.core.blocks.hooks",
     "core.embed": "ctx.core.embed.hooks",
     "core.temporal": "ctx.core.temporal.hooks",
     "core.retrieval": "ctx.core.retrieval.hooks",
+    "core.tools": "ctx.core.tools.hooks",
+    "core.cli": "ctx.core.cli.agent_settings",
 }
 
 #: Built-in plugins by stable name; moving a module changes the value only.

@@ -2,9 +2,21 @@
 
 A tool is a name, a description an agent can act on, a pydantic model for its input, a handler
 that calls the same core functions every interface calls, and the MCP annotations (read-only,
-destructive, idempotent). Plugins add tools through ``register_mcp_tools``.
+destructive, idempotent). The core's own tools (query, store, search, get, recent, delete,
+timeline, stats) are registered like a plugin's, through ``register_mcp_tools``. ``call_tool``
+runs one for a principal and turns every problem into a message.
 """
 
+from ctx.core.tools.calling import ToolOutcome, call_tool, describe_arguments
+from ctx.core.tools.instructions import INSTRUCTIONS
 from ctx.core.tools.spec import Tool, ToolHandler, registered_tools
 
-__all__ = ["Tool", "ToolHandler", "registered_tools"]
+__all__ = [
+    "INSTRUCTIONS",
+    "Tool",
+    "ToolHandler",
+    "ToolOutcome",
+    "call_tool",
+    "describe_arguments",
+    "registered_tools",
+]

@@ -33,7 +33,25 @@ class Tool:
     idempotent: bool = False
 
     def input_schema(self) -> dict[str, Any]:
-        return self.input_model.model_json_schema()
+        """The input model's JSON schema without pydantic's generated titles (tokens an agent
+        reads on every listing and learns nothing from)."""
+        return _untitled(self.input_model.model_json_schema())
+
+
+def _untitled(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_untitled(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            out[key] = {name: _untitled(sub) for name, sub in value.items()}
+        else:
+            out[key] = _untitled(value)
+    return out
 
 
 def _check_tool(tool: Tool) -> str | None:

@@ -10,25 +10,17 @@ request the server dropped. Used by ``tests/ui/api/test_fuzz.py`` (a bounded run
 from __future__ import annotations
 
 import contextlib
-import threading
-import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import requests
 import schemathesis
-import uvicorn
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks
-
-from ctx.core import App
-from ctx.ui import create_app
 
 
 @dataclass
@@ -48,28 +40,6 @@ class Report:
     requests: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
-
-
-@contextmanager
-def live_server(app: App) -> Iterator[str]:
-    """ctxd's HTTP app served by uvicorn on a free loopback port, in a thread."""
-    config = uvicorn.Config(
-        create_app(app), host="127.0.0.1", port=0, log_config=None, access_log=False
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="fuzz-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the fuzz server did not start")
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def _describe(case: Any) -> str:

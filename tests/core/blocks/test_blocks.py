@@ -185,3 +185,15 @@ def test_reads_are_filtered_to_read_scopes(app: App) -> None:
     assert [h["title"] for h in only_alpha] == ["Kubernetes rollout"]
     with pytest.raises(Forbidden):
         blocks.search_blocks(app, BETA, SearchRequest(query="kubernetes", scopes=["gamma"]))
+
+
+def test_stats_count_the_pending_jobs_of_the_callers_scopes(app: App) -> None:
+    from ctx.core.runtime import drain
+
+    blocks.store_block(app, ALPHA, _req("Pending work", "to be embedded and dated"))
+    gamma = Principal(key_id=ALPHA.key_id, name="g", home_scope="gamma")
+    assert blocks.block_stats(app, ALPHA)["pending_jobs"] >= 1  # no worker runs in tests
+    assert blocks.block_stats(app, gamma)["pending_jobs"] == 0  # another scope's jobs
+    for kind in app.job_handlers:
+        drain(app, kind)
+    assert blocks.block_stats(app, ALPHA)["pending_jobs"] == 0

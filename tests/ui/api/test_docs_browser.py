@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from fuzzing import live_server
+from live import live_server
 
 from ctx.core import App
 

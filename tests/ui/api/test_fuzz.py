@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuzzing import fuzz, live_server
+from fuzzing import fuzz
+from live import live_server
 
 from ctx.core import App, Principal, StoreRequest, store_block
 

@@ -161,7 +161,7 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
     import http.client
 
     from fastapi import APIRouter
-    from fuzzing import live_server
+    from live import live_server
     from plugin_kit import registers
 
     router = APIRouter()

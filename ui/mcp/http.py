@@ -1,0 +1,93 @@
+"""``/mcp``: streamable HTTP, stateless, JSON responses, behind the same keys as ``/api``.
+
+Every request is authenticated before the SDK sees it: no key or a bad key is a 401 whose
+``WWW-Authenticate`` header points an OAuth-capable client at the protected-resource metadata
+(RFC 9728), so claude.ai and the like can start the OAuth flow on their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from ctx.core import App, CtxError, Principal, Unauthorized
+from ctx.core.access import authenticate, token_from_headers
+from ctx.ui.mcp.server import build_server
+from ctx.ui.oauth import resource_metadata_url
+
+PRINCIPAL_KEY = "ctx.principal"
+
+
+def _principal(app: App, token: str) -> Principal:
+    with app.connection() as conn:
+        return authenticate(conn, token)
+
+
+class McpEndpoint:
+    """The ASGI app behind ``/mcp``: authenticate, then hand the request to the SDK."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.server = build_server(app, _request_principal)
+        self.manager = StreamableHTTPSessionManager(
+            app=self.server, json_response=True, stateless=True
+        )
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        async with self.manager.run():
+            yield
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        token = token_from_headers(Headers(scope=scope))
+        try:
+            if not token:
+                raise Unauthorized("missing API key: send X-Context-Key or Authorization: Bearer")
+            who = await self.app.bridge.run_sync(_principal, self.app, token)
+        except Unauthorized as exc:
+            await self._refuse(scope, send, exc, bad_token=bool(token))
+            return
+        except CtxError as exc:
+            await _send_json(send, exc.status_code, {"error": exc.code, "message": exc.message})
+            return
+        scope[PRINCIPAL_KEY] = who
+        await self.manager.handle_request(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, send: Send, exc: CtxError, *, bad_token: bool) -> None:
+        metadata = resource_metadata_url(Request(scope))
+        challenge = f'Bearer resource_metadata="{metadata}"'
+        if bad_token:
+            challenge += ', error="invalid_token"'
+        await _send_json(
+            send,
+            401,
+            {"error": exc.code, "message": exc.message},
+            [(b"www-authenticate", challenge.encode())],
+        )
+
+
+def _request_principal(ctx: Any) -> Principal | None:
+    request = getattr(ctx, "request", None)
+    scope = getattr(request, "scope", None) or {}
+    who = scope.get(PRINCIPAL_KEY)
+    return who if isinstance(who, Principal) else None
+
+
+async def _send_json(
+    send: Send, status: int, body: dict[str, Any], extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    data = json.dumps(body).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", b"%d" % len(data)),
+        *(extra or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})

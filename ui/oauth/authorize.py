@@ -1,0 +1,164 @@
+"""``/authorize``: the sign-in form where the user hands a client their ctx API key.
+
+GET checks the request and shows the form; POST spends the form's single-use token and, for a
+valid key, redirects to the client's registered redirect URI with a code and the unchanged
+``state``. An unknown client or unregistered redirect URI gets an error page, never a redirect.
+
+CSRF: the form token is also set as a ``SameSite=Lax`` cookie, and a post counts only when both
+agree, so a page elsewhere cannot post the form for the user. The page's CSP adds the redirect
+URI's origin to ``form-action``: browsers apply it to the redirect that follows the post.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+
+from ctx.core import App
+from ctx.core.access import (
+    AuthorizationRequest,
+    AuthorizeError,
+    OAuthError,
+    SignIn,
+    cancel_form,
+    check_authorization_request,
+    open_form,
+    redirect_location,
+    submit_form,
+)
+from ctx.ui.oauth.common import NO_STORE, STATIC, STATIC_URL, ctx_app, issuer, read_form
+
+router = APIRouter(tags=["oauth"], include_in_schema=False)
+TEMPLATES = Environment(
+    loader=FileSystemLoader(STATIC.parent / "templates"),
+    autoescape=select_autoescape(["html"]),
+    auto_reload=False,
+)
+COOKIE = "ctx_oauth_form"
+FORM_CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self' {redirect}"
+)
+WRONG_KEY = "That API key was not accepted (unknown or revoked). Check it and try again."
+NO_COOKIE = (
+    "This sign-in form was not opened in this browser, or cookies are blocked for this site."
+)
+
+
+def _csp_source(uri: str) -> str:
+    """The redirect URI's origin as a CSP source; an IPv6 literal cannot be written as a host
+    source, so it falls back to its scheme (only loopback may use http)."""
+    parts = urlsplit(uri)
+    host = parts.hostname or ""
+    if ":" in host:
+        return f"{parts.scheme}:"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}"
+
+
+def _page(
+    request: Request, template: str, status: int, headers: dict[str, str], **values: Any
+) -> HTMLResponse:
+    html = TEMPLATES.get_template(template).render(
+        stylesheet=f"{issuer(request)}{STATIC_URL}/oauth.css", **values
+    )
+    return HTMLResponse(html, status_code=status, headers={**NO_STORE, **headers})
+
+
+def _error_page(request: Request, message: str) -> HTMLResponse:
+    return _page(request, "error.html", 400, {}, message=message)
+
+
+def _form_page(
+    request: Request, auth: AuthorizationRequest, token: str, error: str | None = None
+) -> HTMLResponse:
+    base = issuer(request)
+    response = _page(
+        request,
+        "authorize.html",
+        400 if error else 200,
+        {"content-security-policy": FORM_CSP.format(redirect=_csp_source(auth.redirect_uri))},
+        client_name=auth.client.name,
+        registered_by=auth.client.registered_by,
+        redirect_origin=urlsplit(auth.redirect_uri).netloc,
+        action=f"{base}/authorize",
+        form_token=token,
+        error=error,
+    )
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=600,
+        path=(urlsplit(base).path or "") + "/authorize",
+        secure=base.startswith("https://"),
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+def _redirect(request: Request, uri: str, params: dict[str, str | None]) -> RedirectResponse:
+    location = redirect_location(uri, {**params, "iss": issuer(request)})
+    response = RedirectResponse(location, status_code=303, headers=NO_STORE)
+    response.delete_cookie(COOKIE, path=(urlsplit(issuer(request)).path or "") + "/authorize")
+    return response
+
+
+def _refusal(request: Request, exc: AuthorizeError) -> RedirectResponse:
+    params = {"error": exc.error, "error_description": exc.message, "state": exc.state}
+    return _redirect(request, exc.redirect_uri, params)
+
+
+def _open(app: App, params: list[tuple[str, str]]) -> tuple[AuthorizationRequest, str]:
+    with app.connection() as conn:
+        auth = check_authorization_request(conn, params)
+        return auth, open_form(conn, auth)
+
+
+@router.get("/authorize", name="oauth-authorize")
+def authorize_form(request: Request) -> Response:
+    try:
+        auth, token = _open(ctx_app(request), request.query_params.multi_items())
+    except AuthorizeError as exc:
+        return _refusal(request, exc)
+    except OAuthError as exc:
+        return _error_page(request, exc.message)
+    return _form_page(request, auth, token)
+
+
+def _decide(app: App, token: str, decision: str, api_key: str | None) -> SignIn:
+    with app.connection() as conn:
+        if decision == "deny":
+            return SignIn(cancel_form(conn, token))
+        return submit_form(conn, token, api_key)
+
+
+@router.post("/authorize", name="oauth-authorize-submit")
+async def authorize_submit(request: Request) -> Response:
+    try:
+        form = await read_form(request)
+    except OAuthError as exc:
+        return _error_page(request, exc.message)
+    token, cookie = form.get("form_token", ""), request.cookies.get(COOKIE, "")
+    if not token or not hmac.compare_digest(token.encode(), cookie.encode()):
+        return _error_page(request, NO_COOKIE)
+    decision = form.get("decision", "allow")
+    try:
+        outcome = await run_in_threadpool(
+            _decide, ctx_app(request), token, decision, form.get("api_key")
+        )
+    except OAuthError as exc:
+        return _error_page(request, exc.message)
+    auth = outcome.request
+    if outcome.retry_token:
+        return _form_page(request, auth, outcome.retry_token, WRONG_KEY)
+    if outcome.code is None:
+        params = {"error": "access_denied", "error_description": "the user declined"}
+        return _redirect(request, auth.redirect_uri, {**params, "state": auth.state})
+    return _redirect(request, auth.redirect_uri, {"code": outcome.code, "state": auth.state})
