@@ -23,6 +23,7 @@ from ctx.core.access.oauth import (
     redeem_code,
     redirect_location,
     submit_form,
+    unique_params,
 )
 from ctx.core.access.oauth_clients import (
     CLIENT_PREFIX,
@@ -31,6 +32,7 @@ from ctx.core.access.oauth_clients import (
     authenticate_client,
     create_client,
     get_client,
+    has_control_characters,
     list_clients,
     register_dynamic,
     remove_client,
@@ -58,6 +60,7 @@ __all__ = [
     "create_client",
     "create_key",
     "get_client",
+    "has_control_characters",
     "hash_token",
     "list_clients",
     "list_keys",
@@ -70,6 +73,7 @@ __all__ = [
     "revoke_key",
     "submit_form",
     "token_from_headers",
+    "unique_params",
     "validate_redirect_uri",
     "validate_scope",
 ]

@@ -14,7 +14,6 @@ token: the key does not expire (it is revoked instead).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import re
@@ -36,7 +35,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from ctx.core.access.keys import authenticate
+from ctx.core.access.keys import authenticate, hash_token
 from ctx.core.access.oauth_clients import AUTH_METHODS, OAuthClient, OAuthError, get_client
 from ctx.core.errors import Unauthorized
 
@@ -50,9 +49,10 @@ _FORM_GONE = "this sign-in form has expired or was already used; start again fro
 
 
 class AuthorizeError(OAuthError):
-    """An error of a well-formed client and redirect URI: sent back to that redirect URI with
-    the unchanged ``state`` (RFC 6749 section 4.1.2.1). Errors before the redirect URI is known
-    to be registered are plain ``OAuthError``s, shown to the user and never redirected."""
+    """An error of a well-formed request of a client the operator added: sent back to its
+    redirect URI with the unchanged ``state`` (RFC 6749 section 4.1.2.1). Errors before the
+    redirect URI is known to be registered, and every error of a client that registered itself,
+    are plain ``OAuthError``s, shown to the user and never redirected."""
 
     def __init__(self, error: str, description: str, redirect_uri: str, state: str | None) -> None:
         super().__init__(error, description)
@@ -76,10 +76,6 @@ class SignIn:
     request: AuthorizationRequest
     code: str | None = None
     retry_token: str | None = None
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # -- discovery ------------------------------------------------------------------------------------
@@ -116,11 +112,15 @@ def protected_resource_metadata(issuer: str, resource: str) -> dict[str, Any]:
 # -- /authorize -----------------------------------------------------------------------------------
 
 
-def _single(params: Iterable[tuple[str, str]]) -> dict[str, str]:
+def unique_params(params: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Request parameters (a query or a form body) as a dict. A parameter given twice is refused
+    (RFC 6749 section 3.1), and so is a NUL character, which PostgreSQL cannot store."""
     values: dict[str, str] = {}
     for name, value in params:
         if name in values:
             raise OAuthError(InvalidRequestError.error, f"parameter {name} is given twice")
+        if "\x00" in value:
+            raise OAuthError(InvalidRequestError.error, f"parameter {name} holds a NUL character")
         values[name] = value
     return values
 
@@ -130,8 +130,11 @@ def check_authorization_request(
 ) -> AuthorizationRequest:
     """The request behind ``GET /authorize``. An unknown client or a redirect URI it did not
     register raises ``OAuthError`` (show it; never redirect); anything else wrong raises
-    ``AuthorizeError`` (send it to the redirect URI)."""
-    query = _single(params)
+    ``AuthorizeError`` (send it to the redirect URI) for a client from ``ctx mcp add``, and
+    ``OAuthError`` for one that registered itself: anyone may register any https redirect URI,
+    so redirecting before the user acted would make ``/authorize`` an open redirector
+    (RFC 9700 section 4.11.2)."""
+    query = unique_params(params)
     client = get_client(conn, query.get("client_id"))
     if client is None:
         raise OAuthError("invalid_client", "unknown client_id; register the client first")
@@ -144,7 +147,9 @@ def check_authorization_request(
         )
     state = query.get("state")
 
-    def refuse(error: str, description: str) -> AuthorizeError:
+    def refuse(error: str, description: str) -> OAuthError:
+        if client.registered_by == "dynamic":
+            return OAuthError(error, description)
         return AuthorizeError(error, description, redirect_uri, state)
 
     if query.get("response_type") != "code":
@@ -169,7 +174,7 @@ def open_form(conn: psycopg.Connection[Any], request: AuthorizationRequest) -> s
         "INSERT INTO context_oauth_requests (token_hash, client_id, redirect_uri, state, "
         "code_challenge, expires_at) VALUES (%s, %s, %s, %s, %s, now() + %s * interval '1 second')",
         (
-            _sha256(token),
+            hash_token(token),
             request.client.client_id,
             request.redirect_uri,
             request.state,
@@ -186,7 +191,7 @@ def _take_form(conn: psycopg.Connection[Any], token: object) -> AuthorizationReq
     row = conn.execute(
         "DELETE FROM context_oauth_requests WHERE token_hash = %s "
         "RETURNING client_id, redirect_uri, state, code_challenge, expires_at > now() AS fresh",
-        (_sha256(token),),
+        (hash_token(token),),
     ).fetchone()
     client = get_client(conn, row["client_id"]) if row else None
     if row is None or not row["fresh"] or client is None:
@@ -240,7 +245,7 @@ def _issue_code(conn: psycopg.Connection[Any], request: AuthorizationRequest, ke
         "INSERT INTO context_oauth_codes (code_hash, client_id, redirect_uri, code_challenge, "
         "sealed_key, expires_at) VALUES (%s, %s, %s, %s, %s, now() + %s * interval '1 second')",
         (
-            _sha256(code),
+            hash_token(code),
             client_id,
             request.redirect_uri,
             request.code_challenge,
@@ -283,7 +288,7 @@ def redeem_code(
     row = conn.execute(
         "DELETE FROM context_oauth_codes WHERE code_hash = %s "
         "RETURNING client_id, redirect_uri, code_challenge, sealed_key, expires_at > now() AS fresh",
-        (_sha256(code),),
+        (hash_token(code),),
     ).fetchone()
     conn.commit()  # spent, whatever follows
 

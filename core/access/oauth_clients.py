@@ -7,8 +7,9 @@ matched exactly at ``/authorize``, so ctx never redirects anywhere a client did 
 
 from __future__ import annotations
 
-import hashlib
 import hmac
+import ipaddress
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ import psycopg
 from authlib.oauth2.rfc6749 import InvalidClientError
 from authlib.oauth2.rfc7591 import InvalidClientMetadataError, InvalidRedirectURIError
 
+from ctx.core.access.keys import hash_token
 from ctx.core.errors import CtxError, NotFound
 
 CLIENT_PREFIX = "ctx_"
@@ -29,6 +31,15 @@ AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic")
 MAX_REDIRECT_URIS = 20
 MAX_URI_LENGTH = 2000
 RATE_LIMITED = "too_many_requests"
+#: A DNS label (IDNA A-labels included: ``xn--…`` is letters, digits and hyphens).
+_LABEL_RE = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a C0 control character or DEL (NUL among them, which PostgreSQL
+    refuses to store)."""
+    return _CONTROL_RE.search(text) is not None
 
 
 class OAuthError(CtxError):
@@ -69,17 +80,52 @@ def _bad_uri(uri: object, why: str) -> OAuthError:
     return OAuthError(InvalidRedirectURIError.error, f"redirect URI {uri!r} {why}")
 
 
+def _is_host_name(host: str) -> bool:
+    labels = host.split(".")
+    if not all(_LABEL_RE.match(label) for label in labels) or len(host) > 253:
+        return False
+    if labels[-1].isdigit():  # browsers read a name ending in a number as an IPv4 address
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return False
+    return True
+
+
+def _is_host_and_port(netloc: str) -> bool:
+    """Whether ``netloc`` is a host name, an IPv4 address or a bracketed IPv6 address, with an
+    optional port of digits: nothing a CSP header or a browser could read as more than that."""
+    if netloc.startswith("["):
+        literal, sep, rest = netloc[1:].partition("]")
+        if not sep or "%" in literal or (rest and not rest.startswith(":")):
+            return False  # "%": a zone id means nothing to another machine
+        try:
+            ipaddress.IPv6Address(literal)
+        except ValueError:
+            return False
+        port = rest[1:] if rest else None
+    else:
+        host, sep, port_text = netloc.partition(":")
+        if not _is_host_name(host):
+            return False
+        port = port_text if sep else None
+    return port is None or (port.isascii() and port.isdigit())
+
+
 def validate_redirect_uri(uri: object) -> str:
-    """``uri`` if it may be registered: https, or http on a loopback host; no fragment, no user
-    info, nothing but printable ASCII. Anything else (``javascript:``, ``data:``, custom schemes)
-    is ``invalid_redirect_uri``."""
+    """``uri`` if it may be registered: https, or http on a loopback host; a host name or IP
+    address and a port of digits; no fragment, no user info, nothing but printable ASCII.
+    Anything else (``javascript:``, ``data:``, custom schemes) is ``invalid_redirect_uri``."""
     if not isinstance(uri, str) or not uri:
         raise _bad_uri(uri, "must be a non-empty string")
     if len(uri) > MAX_URI_LENGTH:
         raise _bad_uri(uri[:60] + "…", f"is longer than {MAX_URI_LENGTH} characters")
     if any(not 0x21 <= ord(c) <= 0x7E or c == "\\" for c in uri):
         raise _bad_uri(uri, "may hold printable ASCII only (no spaces or backslashes)")
-    parts = urlsplit(uri)
+    try:
+        parts = urlsplit(uri)
+    except ValueError:  # a bracketed host that is no IPv6 address
+        raise _bad_uri(uri, "has an invalid host or port") from None
     if parts.scheme not in ("http", "https"):
         raise _bad_uri(uri, "must use https (or http on a loopback address)")
     if "#" in uri:
@@ -92,6 +138,12 @@ def validate_redirect_uri(uri: object) -> str:
         raise _bad_uri(uri, "has an invalid host or port") from None
     if not host:
         raise _bad_uri(uri, "has no host")
+    if not _is_host_and_port(parts.netloc):
+        raise _bad_uri(
+            uri,
+            "has an invalid host or port: use a host name (letters, digits, '-', '.'), "
+            "an IP address ([…] for IPv6) and a port of digits",
+        )
     if parts.scheme == "http" and host not in LOOPBACK_HOSTS:
         raise _bad_uri(uri, "may use http only on 127.0.0.1, ::1 or localhost; use https")
     return uri
@@ -110,13 +162,9 @@ def validate_redirect_uris(uris: object) -> list[str]:
 def _validate_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip() or len(name) > 200:
         raise OAuthError(InvalidClientMetadataError.error, "client_name must be 1-200 characters")
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+    if has_control_characters(name):
         raise OAuthError(InvalidClientMetadataError.error, "client_name must be one line of text")
     return name.strip()
-
-
-def _hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
 def _client(row: Mapping[str, Any]) -> OAuthClient:
@@ -153,7 +201,7 @@ def create_client(
             client_id,
             clean_name,
             uris,
-            None if secret is None else _hash_secret(secret),
+            None if secret is None else hash_token(secret),
             registered_by,
             remote_addr,
         ),
@@ -165,6 +213,8 @@ def create_client(
 def _client_row(conn: psycopg.Connection[Any], client_id: object) -> dict[str, Any] | None:
     if not isinstance(client_id, str) or not client_id.startswith(CLIENT_PREFIX):
         return None
+    if len(client_id) > 200 or has_control_characters(client_id):
+        return None  # no such client, and nothing psycopg may refuse to send
     return conn.execute(
         "SELECT * FROM context_oauth_clients WHERE client_id = %s", (client_id,)
     ).fetchone()
@@ -203,7 +253,7 @@ def authenticate_client(
     if stored is None:
         if secret:
             raise refused  # a public client has no secret to send
-    elif not secret or not hmac.compare_digest(stored, _hash_secret(secret)):
+    elif not secret or not hmac.compare_digest(stored, hash_token(secret)):
         raise refused
     return _client(row)
 

@@ -13,8 +13,8 @@ SETTINGS = [
         "server.public_url",
         str,
         "",
-        "The address clients reach ctxd at (https://ctx.example.com), for OAuth metadata and "
-        "redirects behind a proxy; empty: taken from each request.",
+        "The address clients reach ctxd at (https://ctx.example.com, the root of its host, no "
+        "path), for OAuth metadata and redirects behind a proxy; empty: taken from each request.",
     ),
     Setting(
         "oauth.dynamic_registration",
@@ -43,6 +43,14 @@ def public_url_problem(get: Callable[[str], Any]) -> str | None:
         return (
             "server.public_url must be an http(s) address without query or fragment, "
             "such as https://ctx.example.com"
+        )
+    if parts.path not in ("", "/"):
+        # RFC 8414 puts the metadata of https://host/ctx at https://host/.well-known/…/ctx,
+        # outside ctx: clients would never find it.
+        return (
+            f"server.public_url must not have a path ({parts.path!r}): OAuth discovery needs "
+            "/.well-known/ at the root, so serve ctx at the root of its host (its own host "
+            "name, such as https://ctx.example.com)"
         )
     return None
 

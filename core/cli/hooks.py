@@ -3,8 +3,10 @@
 With ``--hook`` a command is a Claude Code hook (any agent with the same hook format will do): it
 reads the hook's JSON payload on stdin and prints the hook's JSON answer. A hook must never get in
 the agent's way, so whatever goes wrong (no server, no key, no payload, no transcript, a slow
-server) it exits 0 with the quiet answer and nothing on stderr, within ``hooks.timeout`` seconds.
-``CTX_HOOKS_DEBUG=1`` names the problem on stderr.
+server, an option this version does not know) it exits 0 with the quiet answer and nothing on
+stderr, within ``hooks.timeout`` seconds: Claude Code reads exit 2 as "block" (a prompt erased, a
+stopping agent kept going). ``CTX_HOOKS_DEBUG=1`` names the problem on stderr. The JSON is ASCII
+(escaped), so no console encoding can break it.
 
 The hooks talk to ctxd over HTTP like the data commands. They load no plugins and never open the
 database (``main.run`` starts them without the full App): an agent runs them on every prompt.
@@ -20,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -40,7 +42,7 @@ from ctx.core.cli.agent_memory import (
     status_text,
     store_marked,
 )
-from ctx.core.cli.clicklib import get_current_context
+from ctx.core.cli.clicklib import UsageError, get_current_context
 from ctx.core.cli.client import Client, ClientError, server_url
 from ctx.core.cli.common import JsonOpt, console, dump_json, read_stdin_text
 from ctx.core.cli.transcript import (
@@ -56,6 +58,9 @@ AGENT_COMMANDS = frozenset({"brief", "recall", "persist", "statusline"})
 AGENT = "claude-code"
 #: The answer that changes nothing: the agent goes on, the transcript shows nothing.
 QUIET: dict[str, Any] = {"continue": True, "suppressOutput": True}
+
+#: Most bytes of a payload read from stdin (a stdin that never ends must not hang the hook).
+PAYLOAD_BYTES = 16 * 1024 * 1024
 
 HookOpt = Annotated[
     bool, typer.Option("--hook", help="Run as an agent hook: JSON payload on stdin, JSON out.")
@@ -129,8 +134,12 @@ def _debug(name: str, exc: BaseException) -> None:
     if os.environ.get("CTX_HOOKS_DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}:
         if isinstance(exc, TimeUp):
             message = "timed out (hooks.timeout)"
+        elif isinstance(exc, CtxError):
+            message = exc.message
+        elif isinstance(exc, UsageError):
+            message = exc.format_message()
         else:
-            message = exc.message if isinstance(exc, CtxError) else exc.__class__.__name__
+            message = exc.__class__.__name__
         sys.stderr.write(f"ctx: {name} hook: {message}\n")
 
 
@@ -145,7 +154,7 @@ def run_hook(name: str, work: Callable[[Hook], dict[str, Any] | None]) -> None:
         app, seconds = None, 5.0
     try:
         with time_limit(seconds):
-            raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else b""
+            raw = sys.stdin.buffer.read(PAYLOAD_BYTES) if hasattr(sys.stdin, "buffer") else b""
             payload = read_payload(raw.decode("utf-8", errors="replace"))
             if app is not None and payload:
                 hook = Hook(payload, app, client_for(app, seconds), time.monotonic() + seconds)
@@ -153,8 +162,20 @@ def run_hook(name: str, work: Callable[[Hook], dict[str, Any] | None]) -> None:
     except (Exception, TimeUp) as exc:
         _debug(name, exc)
         answer = None
-    sys.stdout.write(json.dumps(answer or QUIET, ensure_ascii=False) + "\n")
+    _answer(answer or QUIET)
+
+
+def _answer(answer: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(answer, ensure_ascii=True) + "\n")
     sys.stdout.flush()
+
+
+def fail_quietly(name: str, exc: BaseException) -> None:
+    """What a hook does when it cannot even start (an unknown option, an argument that is not
+    text, a crash): the quiet answer, as if ctx were offline."""
+    _debug(name, exc)
+    with suppress(Exception):  # stdout is closed: nobody is listening
+        _answer(QUIET)
 
 
 def with_context(event: str, text: str) -> dict[str, Any]:

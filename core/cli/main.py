@@ -131,6 +131,8 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     from ctx.core.cli.hooks import AGENT_COMMANDS, agent_cli
 
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in AGENT_COMMANDS and "--hook" in args:
+        return run_as_hook(args, app)
     for arg in args:
         if text_problem(arg):
             sys.stderr.write(
@@ -167,6 +169,28 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return result if isinstance(result, int) else 0
+
+
+def run_as_hook(args: list[str], app: App | None = None) -> int:
+    """Run an agent command as a hook: whatever fails (an option this version does not know, an
+    argument that is not text, a crash) prints the quiet answer and exits 0, since Claude Code
+    reads exit 2 as "block" (a prompt erased, a stopping agent kept going)."""
+    from ctx.core.cli.hooks import agent_cli, fail_quietly
+
+    try:
+        for arg in args:
+            if text_problem(arg):
+                shown = arg.encode("utf-8", "replace").decode()
+                raise CtxError(f"argument {shown!r} is not valid UTF-8 text")
+        command = typer.main.get_command(agent_cli())
+        tidy_help(command)
+        command.main(args=args, prog_name="ctx", standalone_mode=False, obj=app)
+    except Exit as exc:
+        if exc.exit_code != 0:
+            fail_quietly(args[0], exc)
+    except BaseException as exc:  # an interrupt too: the agent must not notice
+        fail_quietly(args[0], exc)
+    return 0
 
 
 def main() -> None:

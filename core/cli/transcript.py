@@ -10,6 +10,7 @@ per block, sharing ``message.id``. Other lines (``summary``, ``system``,
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +19,12 @@ from typing import Any
 #: ``[PERSIST:category:title]``; the block's content runs to the next marker or the end.
 MARKER = re.compile(r"\[PERSIST:([^:\[\]\n]+):([^\[\]\n]+)\]")
 # Code is where a marker is quoted, not meant: fenced blocks and `inline spans`.
-_FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
-_INLINE = re.compile(r"`[^`\n]*`")
+_INLINE = re.compile(r"`[^`\n]*`")  # linear: a failed try stops at the next backtick or line end
 #: The last message sits at the end: a long session's transcript is read from its tail only.
 TAIL_BYTES = 8 * 1024 * 1024
+#: Characters of a message searched for markers (a reply is far shorter; a signal cannot stop
+#: a scan that runs in C, so the work must be bounded by the input).
+MESSAGE_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -53,11 +56,14 @@ def project_of(cwd: str | Path) -> str:
 
 
 def _tail_lines(path: Path) -> list[str]:
+    """The lines of the file's last ``TAIL_BYTES``; of a pipe or device (no size), its first."""
     with path.open("rb") as f:
-        f.seek(0, 2)
-        size = f.tell()
-        f.seek(max(0, size - TAIL_BYTES))
-        data = f.read()
+        try:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - TAIL_BYTES))
+        except OSError:  # a pipe
+            size = 0
+        data = f.read(TAIL_BYTES)
     if size > TAIL_BYTES:
         data = data.partition(b"\n")[2]  # the first line is cut
     return data.decode("utf-8", errors="replace").splitlines()
@@ -113,10 +119,57 @@ def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group())
 
 
+def _fence(line: str) -> tuple[str, int, bool] | None:
+    """The fence a line starts with (three or more backticks or tildes, indented or not): its
+    character, its length, and whether the line holds nothing else (so it can close a block)."""
+    rest = line.lstrip(" \t")
+    if not rest.startswith(("```", "~~~")):
+        return None
+    length = len(rest) - len(rest.lstrip(rest[0]))
+    return rest[0], length, not rest[length:].strip(" \t\r")
+
+
+def _code_masked(text: str) -> str:
+    """``text`` with its code blanked, every offset kept. A fenced block runs from a fence line
+    to the next line of at least as many of the same character and nothing else; a fence that is
+    never closed is not code. Two passes over the lines, so the time is linear in the text."""
+    lines = text.split("\n")
+    fences = [_fence(line) for line in lines]
+    # longest closing fence at or after each line, per character: an unclosed fence is then
+    # known at once instead of by a scan to the end (quadratic over many such fences)
+    reach = {"`": [0] * (len(lines) + 1), "~": [0] * (len(lines) + 1)}
+    for i in range(len(lines) - 1, -1, -1):
+        for longest in reach.values():
+            longest[i] = longest[i + 1]
+        fence = fences[i]
+        if fence and fence[2]:
+            reach[fence[0]][i] = max(reach[fence[0]][i], fence[1])
+    masked: list[str] = []
+    i = 0
+    while i < len(lines):
+        fence = fences[i]
+        if fence is None or reach[fence[0]][i + 1] < fence[1]:
+            masked.append(_INLINE.sub(_blank, lines[i]))
+            i += 1
+            continue
+        end = i + 1
+        while not _closes(fences[end], fence):
+            end += 1
+        masked += [" " * len(line) for line in lines[i : end + 1]]
+        i = end + 1
+    return "\n".join(masked)
+
+
+def _closes(line: tuple[str, int, bool] | None, opening: tuple[str, int, bool]) -> bool:
+    return line is not None and line[2] and line[0] == opening[0] and line[1] >= opening[1]
+
+
 def persist_markers(text: str) -> list[Marked]:
-    """Every ``[PERSIST:category:title]`` block in ``text`` that has content, in order; a marker
-    repeated later wins. Markers inside code (fenced or inline) are quotes and do not count."""
-    masked = _INLINE.sub(_blank, _FENCED.sub(_blank, text))
+    """Every ``[PERSIST:category:title]`` block in the first ``MESSAGE_CHARS`` of ``text`` that
+    has content, in order; a marker repeated later wins. Markers inside code (fenced or inline)
+    are quotes and do not count."""
+    text = text[:MESSAGE_CHARS]
+    masked = _code_masked(text)
     matches = list(MARKER.finditer(masked))
     blocks: dict[tuple[str, str], Marked] = {}
     for i, m in enumerate(matches):

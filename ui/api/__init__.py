@@ -9,7 +9,9 @@ from fastapi.staticfiles import StaticFiles
 
 from ctx.ui.api import admin, blocks, docs, health, query
 from ctx.ui.api.errors import install_error_handlers
-from ctx.ui.api.middleware import CtxMiddleware
+from ctx.ui.api.middleware import CtxMiddleware, json_messages
+
+__all__ = ["ROUTERS", "json_messages", "mount"]
 
 ROUTERS = (health.router, docs.router, blocks.router, query.router, admin.router, admin.meta)
 

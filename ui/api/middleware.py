@@ -51,11 +51,17 @@ class TooLarge(StarletteHTTPException):
         super().__init__(413, f"request body exceeds {limit} bytes")
 
 
-def _json_response(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
+def json_messages(
+    status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[Message, Message]:
+    """The two ASGI messages of a JSON response (a 401 says ``WWW-Authenticate: Bearer`` unless
+    ``headers`` bring their own)."""
     data = json.dumps(body).encode()
+    extra = list(headers or [])
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
-    if status == 401:
+    if status == 401 and not any(name == b"www-authenticate" for name, _ in extra):
         headers.append((b"www-authenticate", b"Bearer"))
+    headers += extra
     start = {"type": "http.response.start", "status": status, "headers": headers}
     return start, {"type": "http.response.body", "body": data}
 
@@ -142,7 +148,7 @@ class CtxMiddleware:
             return message
 
         async def reply(status: int, error: str, message: str, **extra: Any) -> None:
-            start, body = _json_response(
+            start, body = json_messages(
                 status,
                 {"error": error, "message": message, **extra, "request_id": request_id},
             )

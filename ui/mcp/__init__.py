@@ -19,7 +19,9 @@ __all__ = ["McpEndpoint", "build_server", "compact_json", "mount"]
 def mount(server: FastAPI, app: App) -> McpEndpoint:
     """Serve ``/mcp`` and run the SDK's session manager for as long as ``server`` runs."""
     endpoint = McpEndpoint(app)
-    server.router.routes.append(Route("/mcp", endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
+    server.router.routes.append(
+        Route("/mcp", endpoint=endpoint, methods=["GET", "POST", "DELETE", "OPTIONS"])
+    )
     outer = server.router.lifespan_context
 
     @contextlib.asynccontextmanager

@@ -8,26 +8,32 @@ Every request is authenticated before the SDK sees it: no key or a bad key is a 
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from ctx.core import App, CtxError, Principal, Unauthorized
-from ctx.core.access import authenticate, token_from_headers
-from ctx.ui.mcp.server import build_server
+from ctx.core.access import token_from_headers
+from ctx.ui.api import json_messages
+from ctx.ui.mcp.server import build_server, principal_for
 from ctx.ui.oauth import resource_metadata_url
 
 PRINCIPAL_KEY = "ctx.principal"
-
-
-def _principal(app: App, token: str) -> Principal:
-    with app.connection() as conn:
-        return authenticate(conn, token)
+CORS_HEADERS = [
+    (b"access-control-allow-origin", b"*"),
+    (b"access-control-allow-methods", b"GET, POST, DELETE, OPTIONS"),
+    (
+        b"access-control-allow-headers",
+        b"authorization, content-type, x-context-key, mcp-protocol-version, mcp-session-id, "
+        b"last-event-id",
+    ),
+    (b"access-control-expose-headers", b"www-authenticate, mcp-session-id, mcp-protocol-version"),
+    (b"access-control-max-age", b"600"),
+]
 
 
 class McpEndpoint:
@@ -46,11 +52,16 @@ class McpEndpoint:
             yield
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        send = _with_cors(send)
+        if scope.get("method") == "OPTIONS":  # a browser client's preflight
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
         token = token_from_headers(Headers(scope=scope))
         try:
             if not token:
                 raise Unauthorized("missing API key: send X-Context-Key or Authorization: Bearer")
-            who = await self.app.bridge.run_sync(_principal, self.app, token)
+            who = await self.app.bridge.run_sync(principal_for, self.app, token)
         except Unauthorized as exc:
             await self._refuse(scope, send, exc, bad_token=bool(token))
             return
@@ -65,12 +76,8 @@ class McpEndpoint:
         challenge = f'Bearer resource_metadata="{metadata}"'
         if bad_token:
             challenge += ', error="invalid_token"'
-        await _send_json(
-            send,
-            401,
-            {"error": exc.code, "message": exc.message},
-            [(b"www-authenticate", challenge.encode())],
-        )
+        body = {"error": exc.code, "message": exc.message}
+        await _send_json(send, 401, body, [(b"www-authenticate", challenge.encode())])
 
 
 def _request_principal(ctx: Any) -> Principal | None:
@@ -80,14 +87,20 @@ def _request_principal(ctx: Any) -> Principal | None:
     return who if isinstance(who, Principal) else None
 
 
+def _with_cors(send: Send) -> Send:
+    """Browser-based clients (the web MCP Inspector) may call ``/mcp`` from any origin: the key
+    travels in a header, never a cookie, so a page learns nothing it did not bring."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *CORS_HEADERS]}
+        await send(message)
+
+    return sending
+
+
 async def _send_json(
     send: Send, status: int, body: dict[str, Any], extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
-    data = json.dumps(body).encode()
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", b"%d" % len(data)),
-        *(extra or []),
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": data})
+    for message in json_messages(status, body, extra):
+        await send(message)

@@ -8,7 +8,7 @@ each tool call runs with the caller's scopes, and without an identity it fails c
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -16,6 +16,7 @@ import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 
 from ctx.core import App, Principal
+from ctx.core.access import authenticate
 from ctx.core.tools import INSTRUCTIONS, Tool, ToolOutcome, call_tool
 from ctx.ui.version import VERSION
 
@@ -53,6 +54,34 @@ def outcome_result(outcome: ToolOutcome) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=compact_json(outcome.result))])
 
 
+ListTools = Callable[
+    [ServerRequestContext[Any, Any], types.PaginatedRequestParams | None],
+    Awaitable[types.ListToolsResult],
+]
+CallTool = Callable[
+    [ServerRequestContext[Any, Any], types.CallToolRequestParams], Awaitable[types.CallToolResult]
+]
+
+
+def new_server(list_tools: ListTools, call: CallTool, instructions: str | None) -> Server[Any]:
+    """ctx's MCP server with the given handlers (in-process or forwarding)."""
+    return Server(
+        "ctx",
+        version=VERSION,
+        title="ctx memory",
+        description="Memory and knowledge layer for LLM agents.",
+        instructions=instructions,
+        on_list_tools=list_tools,
+        on_call_tool=call,
+    )
+
+
+def principal_for(app: App, token: str) -> Principal:
+    """The principal of an API key (``Unauthorized`` for an unknown or revoked one)."""
+    with app.connection() as conn:
+        return authenticate(conn, token)
+
+
 def build_server(app: App, identify: Identify) -> Server[Any]:
     """The MCP server of ``app``'s tools; ``identify`` names the caller of each request."""
 
@@ -70,12 +99,4 @@ def build_server(app: App, identify: Identify) -> Server[Any]:
         outcome = await app.bridge.run_sync(call_tool, app, who, params.name, params.arguments)
         return outcome_result(outcome)
 
-    return Server(
-        "ctx",
-        version=VERSION,
-        title="ctx memory",
-        description="Memory and knowledge layer for LLM agents.",
-        instructions=INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call,
-    )
+    return new_server(list_tools, call, INSTRUCTIONS)

@@ -2,8 +2,9 @@
 
 A thin bridge when a ctxd answers at ``CTX_URL`` (or the configured address): every request is
 forwarded to its ``/mcp`` with the configured key, so plugins' tools and the server's workers are
-the ones in use. With no ctxd it opens the store itself (the embedded database by default), says
-so on stderr, and serves the same tools in-process, with a worker for the background jobs.
+the ones in use. With no ctxd at the configured address it opens the store itself (the embedded
+database by default), says so on stderr, and serves the same tools in-process, with a worker for
+the background jobs. A ``CTX_URL`` that does not answer is an error: it names a server.
 """
 
 from __future__ import annotations
@@ -23,11 +24,9 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from ctx.core import App, CtxError, Principal, Unauthorized
-from ctx.core.access import authenticate
 from ctx.core.cli import configured_url, current_app
 from ctx.core.runtime import Worker
-from ctx.ui.mcp.server import build_server
-from ctx.ui.version import VERSION
+from ctx.ui.mcp.server import build_server, new_server, principal_for
 
 NO_KEY = "no API key: set CTX_API_KEY (create one with `ctx keys create`)"
 
@@ -49,11 +48,14 @@ def serve_stdio() -> None:
     key = os.environ.get("CTX_API_KEY", "").strip()
     if not key:
         raise CtxError(NO_KEY)
-    url = (os.environ.get("CTX_URL") or configured_url()).rstrip("/")
+    explicit = os.environ.get("CTX_URL", "").strip()
+    url = (explicit or configured_url()).rstrip("/")
     if server_answers(url):
         _check_key(url, key)
         say(f"forwarding to the ctx server at {url}")
         anyio.run(_bridge, url, key)
+    elif explicit:  # the user named a server: a local store instead would surprise them
+        raise CtxError(f"cannot reach the ctx server at {url} (CTX_URL); start it or unset CTX_URL")
     else:
         app = current_app()
         say(f"no ctx server at {url}; serving from the local store in {app.home}")
@@ -74,14 +76,7 @@ def forwarding_server(remote: Client) -> Server[Any]:
     ) -> types.CallToolResult:
         return await remote.call_tool(params.name, params.arguments)
 
-    return Server(
-        "ctx",
-        version=VERSION,
-        title="ctx memory",
-        instructions=remote.instructions,
-        on_list_tools=list_tools,
-        on_call_tool=call,
-    )
+    return new_server(list_tools, call, remote.instructions)
 
 
 async def _bridge(url: str, key: str) -> None:
@@ -132,8 +127,7 @@ def _serve_locally(app: App, key: str) -> None:
 
 def _authenticate(app: App, key: str) -> Principal:
     try:
-        with app.connection() as conn:
-            return authenticate(conn, key)
+        return principal_for(app, key)
     except Unauthorized:
         raise CtxError("the local store does not know this key (check CTX_API_KEY)") from None
 

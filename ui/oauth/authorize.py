@@ -2,7 +2,9 @@
 
 GET checks the request and shows the form; POST spends the form's single-use token and, for a
 valid key, redirects to the client's registered redirect URI with a code and the unchanged
-``state``. An unknown client or unregistered redirect URI gets an error page, never a redirect.
+``state``. An unknown client or unregistered redirect URI gets an error page, never a redirect,
+and so does any bad request of a client that registered itself (it could have registered any
+address: redirecting it before the user acted would make this an open redirector).
 
 CSRF: the form token is also set as a ``SameSite=Lax`` cookie, and a post counts only when both
 agree, so a page elsewhere cannot post the form for the user. The page's CSP adds the redirect
@@ -12,6 +14,7 @@ URI's origin to ``form-action``: browsers apply it to the redirect that follows 
 from __future__ import annotations
 
 import hmac
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,17 +52,26 @@ WRONG_KEY = "That API key was not accepted (unknown or revoked). Check it and tr
 NO_COOKIE = (
     "This sign-in form was not opened in this browser, or cookies are blocked for this site."
 )
+#: What would end a CSP source, a directive or the policy, or start a keyword.
+_CSP_BREAKERS = re.compile(r"[;,'\"\s]")
 
 
 def _csp_source(uri: str) -> str:
     """The redirect URI's origin as a CSP source; an IPv6 literal cannot be written as a host
-    source, so it falls back to its scheme (only loopback may use http)."""
-    parts = urlsplit(uri)
-    host = parts.hostname or ""
+    source, so it falls back to its scheme (only loopback may use http). Registration admits
+    only real hosts, but a URI that would inject into the header gives no source at all (the
+    redirect after the post is then blocked, which fails closed)."""
+    try:
+        parts = urlsplit(uri)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return ""
+    if parts.scheme not in ("http", "https"):
+        return ""
     if ":" in host:
         return f"{parts.scheme}:"
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}"
+    source = f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+    return "" if not host or _CSP_BREAKERS.search(source) else source
 
 
 def _page(
@@ -83,7 +95,11 @@ def _form_page(
         request,
         "authorize.html",
         400 if error else 200,
-        {"content-security-policy": FORM_CSP.format(redirect=_csp_source(auth.redirect_uri))},
+        {
+            "content-security-policy": FORM_CSP.format(
+                redirect=_csp_source(auth.redirect_uri)
+            ).rstrip()
+        },
         client_name=auth.client.name,
         registered_by=auth.client.registered_by,
         redirect_origin=urlsplit(auth.redirect_uri).netloc,

@@ -7,10 +7,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from ctx.core import App
-from ctx.core.access import OAuthError
+from ctx.core.access import OAuthError, unique_params
 
 STATIC = Path(__file__).resolve().parent / "static"  # resolved: editable installs link files
 STATIC_URL = "/-/static/oauth"
@@ -44,10 +44,14 @@ def resource_metadata_url(request: Request) -> str:
     return f"{issuer(request)}/.well-known/oauth-protected-resource{MCP_PATH}"
 
 
+def media_type(request: Request) -> str:
+    """The request's ``Content-Type`` without its parameters, lower case."""
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
 async def read_form(request: Request) -> dict[str, str]:
     """An ``application/x-www-form-urlencoded`` body; a parameter given twice is refused."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/x-www-form-urlencoded":
+    if media_type(request) != "application/x-www-form-urlencoded":
         raise OAuthError("invalid_request", "send the body as application/x-www-form-urlencoded")
     try:
         pairs = parse_qsl(
@@ -55,14 +59,7 @@ async def read_form(request: Request) -> dict[str, str]:
         )
     except UnicodeDecodeError:
         raise OAuthError("invalid_request", "the body is not UTF-8 text") from None
-    form: dict[str, str] = {}
-    for name, value in pairs:
-        if name in form:
-            raise OAuthError("invalid_request", f"parameter {name} is given twice")
-        if "\x00" in value:
-            raise OAuthError("invalid_request", f"parameter {name} holds a NUL character")
-        form[name] = value
-    return form
+    return unique_params(pairs)
 
 
 def oauth_error(exc: OAuthError, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -71,3 +68,8 @@ def oauth_error(exc: OAuthError, headers: dict[str, str] | None = None) -> JSONR
     return JSONResponse(
         body, status_code=exc.status_code, headers={**NO_STORE, **CORS, **(headers or {})}
     )
+
+
+def preflight() -> Response:
+    """The answer to a CORS preflight (``OPTIONS``) of an endpoint any origin may call."""
+    return Response(status_code=204, headers=CORS)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 
 from ctx.core.access import authorization_server_metadata, protected_resource_metadata
-from ctx.ui.oauth.common import CORS, MCP_PATH, ctx_app, issuer
+from ctx.ui.oauth.common import CORS, MCP_PATH, NO_STORE, ctx_app, issuer, preflight
 
 router = APIRouter(tags=["oauth"], include_in_schema=False)
 WELL_KNOWN = (
@@ -14,13 +14,17 @@ WELL_KNOWN = (
     "/.well-known/oauth-protected-resource",
     f"/.well-known/oauth-protected-resource{MCP_PATH}",
 )
+#: With ``server.public_url`` empty the documents name the request's Host: a shared cache must
+#: not keep one a forged Host header produced.
+HEADERS = {**NO_STORE, **CORS}
 
 
 @router.get("/.well-known/oauth-authorization-server", name="oauth-server-metadata")
 def server_metadata(request: Request) -> JSONResponse:
     registration = bool(ctx_app(request).settings["oauth.dynamic_registration"])
     return JSONResponse(
-        authorization_server_metadata(issuer(request), registration=registration), headers=CORS
+        authorization_server_metadata(issuer(request), registration=registration),
+        headers=HEADERS,
     )
 
 
@@ -29,11 +33,7 @@ def server_metadata(request: Request) -> JSONResponse:
 @router.get(f"/.well-known/oauth-protected-resource{MCP_PATH}", name="oauth-mcp-metadata")
 def resource_metadata(request: Request) -> JSONResponse:
     base = issuer(request)
-    return JSONResponse(protected_resource_metadata(base, base + MCP_PATH), headers=CORS)
-
-
-def preflight() -> Response:
-    return Response(status_code=204, headers=CORS)
+    return JSONResponse(protected_resource_metadata(base, base + MCP_PATH), headers=HEADERS)
 
 
 for _path in WELL_KNOWN:

@@ -10,12 +10,26 @@ from typing import Any
 from urllib.parse import unquote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from ctx.core import App
-from ctx.core.access import OAuthError, authenticate_client, redeem_code, register_dynamic
-from ctx.ui.oauth.common import CORS, NO_STORE, ctx_app, oauth_error, read_form
+from ctx.core.access import (
+    OAuthError,
+    authenticate_client,
+    has_control_characters,
+    redeem_code,
+    register_dynamic,
+)
+from ctx.ui.oauth.common import (
+    CORS,
+    NO_STORE,
+    ctx_app,
+    media_type,
+    oauth_error,
+    preflight,
+    read_form,
+)
 
 router = APIRouter(tags=["oauth"], include_in_schema=False)
 BASIC_CHALLENGE = {"www-authenticate": 'Basic realm="ctx"'}
@@ -26,14 +40,18 @@ def _basic_credentials(header: str | None) -> tuple[str, str] | None:
     scheme, _, value = (header or "").partition(" ")
     if scheme.lower() != "basic":
         return None
+    refused = OAuthError("invalid_client", "the Basic credentials are not valid", 401)
     try:
         decoded = base64.b64decode(value.strip(), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
-        raise OAuthError("invalid_client", "the Basic credentials are not valid", 401) from None
+        raise refused from None
     client_id, sep, secret = decoded.partition(":")
     if not sep:
-        raise OAuthError("invalid_client", "the Basic credentials are not valid", 401)
-    return unquote(client_id.replace("+", " ")), unquote(secret.replace("+", " "))
+        raise refused
+    credentials = unquote(client_id.replace("+", " ")), unquote(secret.replace("+", " "))
+    if any(has_control_characters(part) for part in credentials):
+        raise refused  # a NUL would reach PostgreSQL, which refuses it
+    return credentials
 
 
 def _exchange(app: App, form: dict[str, str], basic: tuple[str, str] | None) -> str:
@@ -78,8 +96,7 @@ async def token(request: Request) -> JSONResponse:
 
 
 async def _metadata(request: Request) -> Any:
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
+    if media_type(request) != "application/json":
         raise OAuthError("invalid_client_metadata", "send the metadata as application/json")
     try:
         return json.loads(await request.body())
@@ -117,10 +134,6 @@ async def register(request: Request) -> JSONResponse:
         retry = {"retry-after": "3600"} if exc.status_code == 429 else None
         return oauth_error(exc, retry)
     return JSONResponse(body, status_code=201, headers={**NO_STORE, **CORS})
-
-
-def preflight() -> Response:
-    return Response(status_code=204, headers=CORS)
 
 
 router.add_api_route("/token", preflight, methods=["OPTIONS"])

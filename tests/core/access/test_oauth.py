@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from typing import Any
 
 import pytest
@@ -22,10 +23,16 @@ def _verifier() -> str:
     return secrets.token_urlsafe(48)
 
 
-def _client(app: App, *, public: bool = True, uris: list[str] | None = None) -> Any:
+def _client(
+    app: App, *, public: bool = True, uris: list[str] | None = None, registered_by: str = "cli"
+) -> Any:
     with app.connection() as conn:
         return access.create_client(
-            conn, name="Claude", redirect_uris=uris or [REDIRECT], public=public
+            conn,
+            name="Claude",
+            redirect_uris=uris or [REDIRECT],
+            public=public,
+            registered_by=registered_by,
         )
 
 
@@ -81,6 +88,10 @@ def _grant_error(app: App, *args: Any, **kwargs: Any) -> access.OAuthError:
         "http://127.0.0.1:33418/callback",
         "http://localhost/cb",
         "http://[::1]:8080/cb",
+        "https://xn--bcher-kva.example/cb",
+        "https://Cursor.Example:8443/cb",
+        "https://192.0.2.1/cb",
+        "https://[2001:db8::1]:443/cb",
     ],
 )
 def test_acceptable_redirect_uris(uri: str) -> None:
@@ -102,6 +113,19 @@ def test_acceptable_redirect_uris(uri: str) -> None:
         ("https://exa mple.com/", "printable ASCII"),
         ("https:///cb", "no host"),
         ("https://example.com:99999/", "invalid host or port"),
+        # what would inject into the sign-in page's CSP header, and other non-hosts
+        ("https://a.example;sandbox;report-uri=https:/x/cb", "invalid host or port"),
+        ("https://a.example,b.example/cb", "invalid host or port"),
+        ("https://a.example'/cb", "invalid host or port"),
+        ("https://a_b.example/cb", "invalid host or port"),
+        ("https://-a.example/cb", "invalid host or port"),
+        ("https://a..example/cb", "invalid host or port"),
+        ("https://999.1.1.1/cb", "invalid host or port"),
+        ("https://[::1%25eth0]/cb", "invalid host or port"),
+        ("https://[not:an:ip]/cb", "invalid host or port"),
+        ("https://[2001:db8::1]x/cb", "invalid host or port"),
+        ("https://example.com:/cb", "invalid host or port"),
+        ("https://example.com:443:1/cb", "invalid host or port"),
         ("", "non-empty"),
     ],
 )
@@ -171,6 +195,10 @@ def test_unknown_clients_and_unregistered_redirects_are_never_redirected(app: Ap
         _params(client, verifier, redirect_uri="https://evil.example/cb"),
         _params(client, verifier, redirect_uri=REDIRECT + "/"),
         [*_params(client, verifier), ("client_id", client.client_id)],
+        # control characters never reach the database (a NUL made psycopg fail: HTTP 500)
+        _params(client, verifier, client_id="ctx_\x00"),
+        _params(client, verifier, client_id="ctx_\x01abc"),
+        _params(client, verifier, state="a\x00b"),
     ]
     with app.connection() as conn:
         for params in cases:
@@ -197,6 +225,38 @@ def test_bad_requests_of_a_known_client_go_back_to_it(
         access.check_authorization_request(conn, _params(client, _verifier(), **extra))
     assert (err.value.error, err.value.redirect_uri, err.value.state) == (error, REDIRECT, "s-1")
     assert says in err.value.message
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"code_challenge_method": "plain"},
+        {"code_challenge": ""},
+        {"code_challenge": "short"},
+        {"response_type": "token"},
+        {"state": "s" * 2001},
+    ],
+)
+def test_bad_requests_of_a_self_registered_client_are_never_redirected(
+    app: App, extra: dict[str, str]
+) -> None:
+    # Anyone may register any https redirect URI: sending these errors there would make
+    # /authorize an open redirector (RFC 9700 section 4.11.2).
+    client, _ = _client(app, registered_by="dynamic", uris=["https://evil.example/phish"])
+    params = _params(client, _verifier(), redirect_uri="https://evil.example/phish", **extra)
+    with app.connection() as conn, pytest.raises(access.OAuthError) as err:
+        access.check_authorization_request(conn, params)
+    assert not isinstance(err.value, access.AuthorizeError)
+    assert err.value.error in ("invalid_request", "unsupported_response_type")
+
+
+def test_control_characters_in_a_client_id_are_an_unknown_client(app: App) -> None:
+    with app.connection() as conn:
+        for client_id in ("ctx_\x00", "ctx_a\x1fb", "ctx_\x7f"):
+            assert access.get_client(conn, client_id) is None
+            with pytest.raises(access.OAuthError) as err:
+                access.authenticate_client(conn, client_id, "x")
+            assert (err.value.error, err.value.status_code) == ("invalid_client", 401)
 
 
 def test_the_only_registered_redirect_uri_is_the_default(app: App) -> None:
@@ -268,6 +328,28 @@ def test_the_database_never_holds_the_key_or_the_code(app: App, keys: Any) -> No
     for wrong_code, wrong_aad in ((code + "x", aad), (code, aad + b"x")):
         with pytest.raises(InvalidTag):
             unseal(wrong_code, sealed, wrong_aad)
+
+
+def test_a_code_redeemed_twice_at_once_gives_one_token(app: App, keys: Any) -> None:
+    client, _ = _client(app)
+    key, verifier = keys.make("alpha"), _verifier()
+    code = _code(app, client, key, verifier)
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def redeem() -> None:
+        start.wait()
+        try:
+            outcomes.append(_redeem(app, client, code, verifier))
+        except access.OAuthError as exc:
+            outcomes.append(exc.error)
+
+    threads = [threading.Thread(target=redeem) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == sorted([key, "invalid_grant"])
 
 
 @pytest.mark.parametrize(
@@ -411,6 +493,16 @@ def test_the_oauth_settings_are_registered_and_checked(app: App) -> None:
     for bad in ("ctx.example.com", "https://ctx.example.com/?a=1", "javascript:x"):
         with pytest.raises(ValidationError, match=r"server\.public_url"):
             set_setting(app, "server.public_url", bad)
+    assert set_setting(app, "server.public_url", "https://ctx.example.com/") == (
+        "https://ctx.example.com/"
+    )
+
+
+@pytest.mark.parametrize("url", ["https://example.com/ctx", "https://example.com/ctx/"])
+def test_a_public_url_with_a_path_is_refused(app: App, url: str) -> None:
+    # RFC 8414: clients would look for https://example.com/.well-known/…/ctx, outside ctx
+    with pytest.raises(ValidationError, match="root of its host"):
+        set_setting(app, "server.public_url", url)
 
 
 def test_metadata_offers_s256_and_no_refresh_grant() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import subprocess
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +17,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-from ctxd import clean_env, ctx, free_port, start_server, stop, wait_healthy
+from ctxd import CLI, clean_env, ctx, free_port, start_server, stop, wait_healthy
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from ctx.core import App
@@ -88,10 +89,22 @@ def project_dir(root: Path, name: str, git: bool = True) -> Path:
     return folder
 
 
-def hook(env: dict[str, str], command: str, payload: dict[str, Any] | str) -> dict[str, Any]:
-    raw = payload if isinstance(payload, str) else json.dumps(payload)
-    done = ctx(env, command, "--hook", stdin=raw)
+def run_hook(
+    env: dict[str, str], *args: str | bytes, stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """``ctx ARGS`` as an agent runs a hook; exit 0 and an empty stderr are asserted."""
+    done = subprocess.run(
+        [*CLI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done
+
+
+def hook(
+    env: dict[str, str], command: str, payload: dict[str, Any] | str, timeout: float = 120
+) -> dict[str, Any]:
+    raw = payload if isinstance(payload, str) else json.dumps(payload)
+    done = run_hook(env, command, "--hook", stdin=raw, timeout=timeout)
     answer = json.loads(done.stdout)
     assert answer["continue"] is True and answer["suppressOutput"] is True
     return dict(answer)
@@ -230,8 +243,9 @@ def test_every_hook_degrades_silently(server: Server, tmp_path: Path) -> None:
 
     def run(case: tuple[dict[str, str], str, Any]) -> dict[str, Any]:
         # a server that never answers would hang a hook without its deadline until the
-        # subprocess timeout of ``ctx`` (120 s) fails the test: no timing assertion needed
-        return hook(case[0], case[1], case[2])
+        # subprocess timeout fails the test: no timing assertion needed. A hook allowed 1 s
+        # that is still running after 30 s is broken, so the slow cases fail fast.
+        return hook(case[0], case[1], case[2], timeout=30 if case[0] is slow else 120)
 
     try:
         with ThreadPoolExecutor(4) as pool:
@@ -239,6 +253,54 @@ def test_every_hook_degrades_silently(server: Server, tmp_path: Path) -> None:
     finally:
         stuck.close()
     assert all(answer == QUIET for answer in results)
+
+
+def test_persist_finishes_on_hostile_input(server: Server, tmp_path: Path) -> None:
+    # A signal cannot stop work inside one regex match or one read() call, so hooks.timeout
+    # bounds neither: the input itself must bound the work. A regression runs into the 30 s
+    # subprocess timeout (no timing assertion: those are flaky).
+    cwd = project_dir(tmp_path, "fences")
+    fences = "```x\n" * 20_000 + "[PERSIST:notes:After twenty thousand fences]\nStill found."
+    stop_payload = payload("Stop", cwd, last_assistant_message=fences)
+    assert hook(server.env, "persist", stop_payload, timeout=30) == QUIET
+    [kept] = [b for b in server.blocks("notes") if b["title"] == "After twenty thousand fences"]
+    assert kept["content"] == "Still found."
+
+    endless = payload("Stop", cwd, transcript_path="/dev/zero")  # no size, no end, no newline
+    assert hook(server.env, "persist", endless, timeout=30) == QUIET
+
+
+def test_hook_json_is_ascii_whatever_the_console_encoding(server: Server, tmp_path: Path) -> None:
+    server.save(
+        "Kiosk launch \U0001f680", "Ship it \U0001f680 on Fridays.", "agent-briefing", ["kiosk"]
+    )
+    cwd = project_dir(tmp_path, "kiosk")
+    windows = {**server.env, "PYTHONIOENCODING": "cp1252"}  # a Windows pipe
+    done = run_hook(windows, "brief", "--hook", stdin=json.dumps(payload("SessionStart", cwd)))
+    assert done.stdout.isascii()
+    text = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "## Kiosk launch \U0001f680 [agent-briefing" in text and "Ship it \U0001f680" in text
+
+
+def test_a_hook_that_cannot_start_answers_quietly(tmp_path: Path) -> None:
+    # settings written for another ctx version: exit 2 would erase the user's prompt
+    # (UserPromptSubmit) or keep a stopping agent going (Stop)
+    env = clean_env(tmp_path / "home")
+    stdin = json.dumps(payload("Stop", tmp_path, prompt="hello"))
+    for args in [
+        ("recall", "--hook", "--bogus"),
+        ("persist", "--hook", "--nope"),
+        ("brief", "--hook", "--limit", "0"),
+        ("recall", "--hook", b"\xff"),  # an argument that is not UTF-8
+    ]:
+        done = run_hook(env, *args, stdin=stdin, timeout=30)
+        assert json.loads(done.stdout) == QUIET, args
+    debug = {**env, "CTX_HOOKS_DEBUG": "1"}
+    done = subprocess.run(
+        [*CLI, "recall", "--hook", "--bogus"], env=debug, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0 and json.loads(done.stdout) == QUIET
+    assert done.stderr == "ctx: recall hook: No such option: --bogus\n"
 
 
 def test_statusline_up_and_down(server: Server) -> None:

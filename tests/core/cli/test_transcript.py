@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ctx.core.cli.transcript import (
+    MESSAGE_CHARS,
     Marked,
     last_assistant_text,
     persist_markers,
@@ -54,6 +55,26 @@ def test_markers_split_the_message_and_code_only_quotes_them() -> None:
         ),
     ]
     assert persist_markers("no markers here") == []
+
+
+def test_a_fence_ends_at_a_bare_fence_as_long_and_an_unclosed_one_is_no_code() -> None:
+    code = (
+        "````md\n[PERSIST:x:quoted]\n```\n[PERSIST:x:still quoted]\n`````\n"
+        "  ~~~\n[PERSIST:x:tilde]\n```\n[PERSIST:x:not closed by backticks]\n~~~ \n"
+    )
+    unclosed = "```x\n```x"
+    text = f"[PERSIST:decisions:First]\nOne.\n{code}{unclosed}\n[PERSIST:notes:After]\nTwo."
+    assert persist_markers(text) == [
+        Marked("decisions", "First", f"One.\n{code}{unclosed}"),
+        Marked("notes", "After", "Two."),
+    ]
+
+
+def test_a_long_message_is_read_up_to_a_limit() -> None:
+    [big] = persist_markers(
+        "[PERSIST:notes:Big]\n" + "x" * MESSAGE_CHARS + "[PERSIST:notes:Far]\ny"
+    )
+    assert big.title == "Big" and len(big.content) < MESSAGE_CHARS
 
 
 def test_payloads_and_projects(tmp_path: Path) -> None:

@@ -277,3 +277,22 @@ def test_plugin_tools_join_and_their_bugs_stay_tool_errors(
     assert names >= TOOLS | {"text_length", "broken_tool"}
     assert ok == {"length": 5, "scope": "p"}
     assert "internal error in tool 'broken_tool'" in bad and "secret internals" not in bad
+
+
+def test_browser_clients_get_cors_and_a_preflight_answer(server: str, keys: Any) -> None:
+    preflight = httpx.options(
+        server + "/mcp",
+        headers={
+            "Origin": "http://localhost:6274",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version",
+        },
+    )
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "authorization" in preflight.headers["access-control-allow-headers"]
+    assert "POST" in preflight.headers["access-control-allow-methods"]
+    refused = httpx.post(server + "/mcp", json={}, headers={"Origin": "http://localhost:6274"})
+    assert refused.status_code == 401
+    assert "www-authenticate" in refused.headers["access-control-expose-headers"]
+    assert "access-control-allow-credentials" not in refused.headers  # no cookies, ever

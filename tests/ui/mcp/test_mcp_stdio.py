@@ -69,10 +69,11 @@ def test_without_a_server_it_opens_the_local_store(
     database_url: str, app: App, keys: Any, tmp_path: Path
 ) -> None:
     key = keys.make("a")
-    nobody = f"http://127.0.0.1:{free_port()}"
+    port = free_port()  # the configured address, where no ctxd runs (no CTX_URL)
+    nobody = f"http://127.0.0.1:{port}"
     env = {
         **clean_env(tmp_path / "home"),
-        "CTX_URL": nobody,
+        "CTX_SERVER_PORT": str(port),
         "CTX_API_KEY": key,
         "CTX_DATABASE_URL": database_url,
     }
@@ -98,7 +99,7 @@ def test_without_a_key_or_with_a_wrong_one_it_stops_with_one_line(
     ]
     env.update(
         CTX_API_KEY="ctx_wrong",
-        CTX_URL=f"http://127.0.0.1:{free_port()}",
+        CTX_SERVER_PORT=str(free_port()),
         CTX_DATABASE_URL=database_url,
     )
     wrong = ctx(env, "mcp", "serve", "--stdio", stdin="")
@@ -118,3 +119,14 @@ def test_a_key_the_server_refuses_stops_the_bridge_with_one_line(app: App, tmp_p
     assert refused.stderr.strip().splitlines()[-1] == (
         f"ctx: the ctx server at {url} refused the key (check CTX_API_KEY)"
     )
+
+
+def test_a_named_server_that_is_down_is_an_error_not_a_fallback(tmp_path: Path) -> None:
+    down = f"http://127.0.0.1:{free_port()}"
+    env = {**clean_env(tmp_path / "home"), "CTX_URL": down, "CTX_API_KEY": "ctx_some"}
+    result = ctx(env, "mcp", "serve", "--stdio", stdin="")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        f"ctx: cannot reach the ctx server at {down} (CTX_URL); start it or unset CTX_URL"
+    ]
+    assert not (tmp_path / "home" / "pg").exists()  # no local store was started

@@ -90,6 +90,20 @@ def _public_client(base: str) -> OAuth2Client:
     )
 
 
+def _operator_client(app: App, redirect_uri: str = REDIRECT) -> OAuth2Client:
+    """A public client added with ``ctx mcp add``."""
+    with app.connection() as conn:
+        added, _ = access.create_client(
+            conn, name="Cursor", redirect_uris=[redirect_uri], public=True
+        )
+    return OAuth2Client(
+        client_id=added.client_id,
+        redirect_uri=redirect_uri,
+        code_challenge_method="S256",
+        token_endpoint_auth_method="none",
+    )
+
+
 def _form(client: OAuth2Client, browser: httpx.Client, base: str, verifier: str) -> Form:
     """The user's browser opens the client's authorization URL: the sign-in form."""
     url, _ = client.create_authorization_url(
@@ -164,12 +178,15 @@ def test_discovery_documents(app: App, base: str) -> None:
         "client_secret_basic",
     }
     assert server.headers["access-control-allow-origin"] == "*"
+    # the documents name the request's Host: no shared cache may keep a forged one
+    assert server.headers["cache-control"] == "no-store"
     for path in (
         "/.well-known/oauth-protected-resource",
         "/.well-known/oauth-protected-resource/mcp",
     ):
         resource = httpx.get(base + path)
         assert resource.status_code == 200
+        assert resource.headers["cache-control"] == "no-store"
         assert resource.json()["resource"] == f"{base}/mcp"
         assert resource.json()["authorization_servers"] == [base]
     preflight = httpx.options(f"{base}/token")
@@ -385,6 +402,31 @@ def test_wrong_verifier_reused_and_expired_codes(app: App, base: str, api_key: s
             401,
             "invalid_client",
         ),
+        # a NUL in the client id, raw or percent-encoded, made psycopg fail (HTTP 500)
+        (
+            {
+                "data": {"grant_type": "authorization_code", "code": "x"},
+                "headers": {"authorization": "Basic " + base64.b64encode(b"ctx_\x00:x").decode()},
+            },
+            401,
+            "invalid_client",
+        ),
+        (
+            {
+                "data": {"grant_type": "authorization_code", "code": "x"},
+                "headers": {"authorization": "Basic " + base64.b64encode(b"ctx_%00:x").decode()},
+            },
+            401,
+            "invalid_client",
+        ),
+        (
+            {
+                "data": {"grant_type": "authorization_code", "code": "x"},
+                "headers": {"authorization": "Basic " + base64.b64encode(b"ctx_a:%01").decode()},
+            },
+            401,
+            "invalid_client",
+        ),
     ],
 )
 def test_the_token_endpoint_answers_rfc_errors_never_a_500(
@@ -425,36 +467,94 @@ def test_unknown_clients_and_unregistered_redirects_get_a_page_not_a_redirect(
         assert answer.headers["content-type"].startswith("text/html")
         assert "Nothing was shared" in answer.text
         assert "evil.example" not in answer.text
+    # control characters: a NUL is refused before /authorize (HTTP 422), others are an unknown
+    # client; never a 500, never a redirect
+    for change, status in (
+        ({"client_id": "ctx_\x00"}, 422),
+        ({"state": "a\x00"}, 422),
+        ({"client_id": "ctx_\x01abc"}, 400),
+        ({"client_id": "ctx_\x7f"}, 400),
+    ):
+        answer = _authorize(base, **{**good, **change})
+        assert answer.status_code == status and "location" not in answer.headers, change
 
 
-@pytest.mark.parametrize(
-    ("change", "says"),
-    [
-        ({"code_challenge_method": "plain"}, "S256"),
-        ({"code_challenge": None, "code_challenge_method": None}, "code_challenge is required"),
-        ({"response_type": "token"}, "response_type"),
-    ],
-)
-def test_plain_or_missing_challenges_go_back_as_errors(
-    base: str, change: dict[str, str | None], says: str
-) -> None:
-    client_id = str(_public_client(base).client_id)
+BAD_REQUESTS = [
+    ({"code_challenge_method": "plain"}, "S256"),
+    ({"code_challenge": None, "code_challenge_method": None}, "code_challenge is required"),
+    ({"response_type": "token"}, "response_type"),
+]
+
+
+def _bad_request(
+    client_id: str, redirect_uri: str, change: dict[str, str | None]
+) -> dict[str, str]:
     params = {
         "response_type": "code",
         "client_id": client_id,
-        "redirect_uri": REDIRECT,
+        "redirect_uri": redirect_uri,
         "code_challenge": create_s256_code_challenge(generate_token(48)),
         "code_challenge_method": "S256",
         "state": STATE,
         **change,
     }
-    answer = _authorize(base, **{k: v for k, v in params.items() if v is not None})
+    return {k: v for k, v in params.items() if v is not None}
+
+
+@pytest.mark.parametrize(("change", "says"), BAD_REQUESTS)
+def test_bad_requests_of_an_operator_client_go_back_as_errors(
+    app: App, base: str, change: dict[str, str | None], says: str
+) -> None:
+    client_id = str(_operator_client(app).client_id)
+    answer = _authorize(base, **_bad_request(client_id, REDIRECT, change))
     assert answer.status_code == 303
     back = _query(answer.headers["location"])
     assert answer.headers["location"].startswith(REDIRECT + "?")
     assert back["error"] in ("invalid_request", "unsupported_response_type")
     assert says in back["error_description"]
     assert back["state"] == STATE and "code" not in back
+
+
+@pytest.mark.parametrize(("change", "says"), BAD_REQUESTS)
+def test_bad_requests_of_a_self_registered_client_get_a_page_not_a_redirect(
+    base: str, change: dict[str, str | None], says: str
+) -> None:
+    # Anyone may register https://evil.example/phish: redirecting there before the user acted
+    # would make /authorize an open redirector (RFC 9700 section 4.11.2).
+    phish = "https://evil.example/phish"
+    registered = _register(base, redirect_uris=[phish])
+    assert registered.status_code == 201, registered.text
+    answer = _authorize(base, **_bad_request(registered.json()["client_id"], phish, change))
+    assert answer.status_code == 400
+    assert "location" not in answer.headers
+    assert answer.headers["content-type"].startswith("text/html")
+    assert says in answer.text and "Nothing was shared" in answer.text
+
+
+def test_a_stored_redirect_uri_never_injects_into_the_csp(app: App, base: str) -> None:
+    # one registered before hosts were checked: the page's CSP must stay one policy
+    injected = "https://a.example;sandbox;report-uri=https:/x/cb"
+    with app.connection() as conn:
+        conn.execute(
+            "INSERT INTO context_oauth_clients (client_id, name, redirect_uris, registered_by) "
+            "VALUES ('ctx_old_client_000000', 'Old', %s, 'cli')",
+            ([injected],),
+        )
+    client = OAuth2Client(
+        client_id="ctx_old_client_000000",
+        redirect_uri=injected,
+        code_challenge_method="S256",
+        token_endpoint_auth_method="none",
+    )
+    with client, httpx.Client() as browser:
+        url, _ = client.create_authorization_url(
+            f"{base}/authorize", state=STATE, code_verifier=generate_token(48)
+        )
+        page = browser.get(url)
+    assert page.status_code == 200, page.text
+    csp = page.headers["content-security-policy"]
+    assert "sandbox" not in csp and "report-uri" not in csp
+    assert csp.endswith("form-action 'self'")
 
 
 def test_a_wrong_api_key_shows_the_form_again(base: str, api_key: str) -> None:
@@ -518,6 +618,10 @@ def test_cancel_sends_access_denied(base: str) -> None:
         ({"redirect_uris": ["data:text/html,<script>x</script>"]}, "invalid_redirect_uri"),
         ({"redirect_uris": ["http://evil.example/cb"]}, "invalid_redirect_uri"),
         ({"redirect_uris": ["https://ok.example/cb#x"]}, "invalid_redirect_uri"),
+        (
+            {"redirect_uris": ["https://a.example;sandbox;report-uri=https:/x/cb"]},
+            "invalid_redirect_uri",
+        ),
         ({"redirect_uris": []}, "invalid_redirect_uri"),
         ({"token_endpoint_auth_method": "private_key_jwt"}, "invalid_client_metadata"),
     ],
