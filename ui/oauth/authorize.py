@@ -13,6 +13,7 @@ URI's origin to ``form-action``: browsers apply it to the redirect that follows 
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import re
 from typing import Any
@@ -44,6 +45,14 @@ TEMPLATES = Environment(
     auto_reload=False,
 )
 COOKIE = "ctx_oauth_form"
+
+
+def _cookie(token: str) -> str:
+    """One cookie per open form, so two sign-ins at once (two tabs, two connectors) do not
+    overwrite each other's token."""
+    return f"{COOKIE}_{hashlib.sha256(token.encode()).hexdigest()[:16]}"
+
+
 FORM_CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self' {redirect}"
@@ -108,7 +117,7 @@ def _form_page(
         error=error,
     )
     response.set_cookie(
-        COOKIE,
+        _cookie(token),
         token,
         max_age=600,
         path=(urlsplit(base).path or "") + "/authorize",
@@ -119,11 +128,20 @@ def _form_page(
     return response
 
 
-def _redirect(request: Request, uri: str, params: dict[str, str | None]) -> RedirectResponse:
+def _redirect(
+    request: Request, uri: str, params: dict[str, str | None], token: str | None = None
+) -> RedirectResponse:
     location = redirect_location(uri, {**params, "iss": issuer(request)})
     response = RedirectResponse(location, status_code=303, headers=NO_STORE)
-    response.delete_cookie(COOKIE, path=(urlsplit(issuer(request)).path or "") + "/authorize")
+    if token:
+        _forget(request, response, token)
     return response
+
+
+def _forget(request: Request, response: Response, token: str) -> None:
+    response.delete_cookie(
+        _cookie(token), path=(urlsplit(issuer(request)).path or "") + "/authorize"
+    )
 
 
 def _refusal(request: Request, exc: AuthorizeError) -> RedirectResponse:
@@ -161,7 +179,8 @@ async def authorize_submit(request: Request) -> Response:
         form = await read_form(request)
     except OAuthError as exc:
         return _error_page(request, exc.message)
-    token, cookie = form.get("form_token", ""), request.cookies.get(COOKIE, "")
+    token = form.get("form_token", "")
+    cookie = request.cookies.get(_cookie(token), "") if token else ""
     if not token or not hmac.compare_digest(token.encode(), cookie.encode()):
         return _error_page(request, NO_COOKIE)
     decision = form.get("decision", "allow")
@@ -173,8 +192,10 @@ async def authorize_submit(request: Request) -> Response:
         return _error_page(request, exc.message)
     auth = outcome.request
     if outcome.retry_token:
-        return _form_page(request, auth, outcome.retry_token, WRONG_KEY)
+        page = _form_page(request, auth, outcome.retry_token, WRONG_KEY)
+        _forget(request, page, token)
+        return page
     if outcome.code is None:
         params = {"error": "access_denied", "error_description": "the user declined"}
-        return _redirect(request, auth.redirect_uri, {**params, "state": auth.state})
-    return _redirect(request, auth.redirect_uri, {"code": outcome.code, "state": auth.state})
+        return _redirect(request, auth.redirect_uri, {**params, "state": auth.state}, token)
+    return _redirect(request, auth.redirect_uri, {"code": outcome.code, "state": auth.state}, token)

@@ -5,6 +5,7 @@ sign-in form, the code exchange with PKCE), and every way the flow must refuse."
 from __future__ import annotations
 
 import base64
+import hashlib
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
@@ -572,6 +573,20 @@ def test_a_wrong_api_key_shows_the_form_again(base: str, api_key: str) -> None:
         assert retry.status_code == 303 and "code" in _query(retry.headers["location"])
 
 
+def _cookie(token: str) -> str:
+    """The name of a form's cookie (one per open form)."""
+    return "ctx_oauth_form_" + hashlib.sha256(token.encode()).hexdigest()[:16]
+
+
+def test_two_sign_ins_at_once_in_one_browser_both_go_through(base: str, api_key: str) -> None:
+    with _public_client(base) as client, httpx.Client() as browser:
+        first = _form(client, browser, base, generate_token(48))
+        second = _form(client, browser, base, generate_token(48))  # a second tab
+        for form in (second, first):
+            answer = _post(browser, form, api_key=api_key)
+            assert answer.status_code == 303 and "code" in _query(answer.headers["location"])
+
+
 def test_the_form_is_protected_against_cross_site_posts(base: str, api_key: str) -> None:
     verifier = generate_token(48)
     with _public_client(base) as client, httpx.Client() as browser:
@@ -587,7 +602,7 @@ def test_the_form_is_protected_against_cross_site_posts(base: str, api_key: str)
         forged = httpx.post(
             form.action,
             data={"form_token": "forged", "api_key": api_key},
-            cookies={"ctx_oauth_form": "forged"},
+            cookies={_cookie("forged"): "forged"},
             follow_redirects=False,
         )
         assert forged.status_code == 400 and "location" not in forged.headers
@@ -595,7 +610,7 @@ def test_the_form_is_protected_against_cross_site_posts(base: str, api_key: str)
         data = {"form_token": token, "api_key": api_key}
         assert _post(browser, form, api_key=api_key).status_code == 303
         replay = httpx.post(
-            form.action, data=data, cookies={"ctx_oauth_form": token}, follow_redirects=False
+            form.action, data=data, cookies={_cookie(token): token}, follow_redirects=False
         )
         assert replay.status_code == 400 and "already used" in Form(replay.text).alert
 
