@@ -12,71 +12,76 @@ migrations, settings, jobs, worker), ``access`` (keys, principals), ``blocks``, 
 and ``cli``. Nothing in ``ctx.core`` imports ``ctx.plugins`` or ``ctx.ui``.
 """
 
-from ctx.core.access import Principal
-from ctx.core.app import App
-from ctx.core.blocks import (
-    SENSITIVITIES,
-    BlockChanges,
-    BlockTypeSpec,
-    BlockWrite,
-    SearchRequest,
-    StoreRequest,
-    block_categories,
-    block_stats,
-    delete_block,
-    get_block,
-    list_blocks,
-    search_blocks,
-    set_archived,
-    store_block,
-    update_block,
-)
-from ctx.core.embed import (
-    Embedder,
-    EmbedderFactory,
-    l2_normalize,
-    option_float,
-    option_int,
-    option_str,
-    quality_gate,
-    require_str,
-    truncate_matryoshka,
-)
-from ctx.core.errors import (
-    Ambiguous,
-    ConfigError,
-    Conflict,
-    CtxError,
-    DatabaseError,
-    EmbeddingError,
-    Forbidden,
-    NotFound,
-    PluginError,
-    Unauthorized,
-    ValidationError,
-)
-from ctx.core.hookspecs import PROJECT, hookimpl
-from ctx.core.llm import BackendFactory, BackendKind
-from ctx.core.retrieval import (
-    Candidate,
-    QueryRequest,
-    QueryRun,
-    QueryStage,
-    Reranker,
-    RerankerFactory,
-    by_score,
-    query,
-)
-from ctx.core.runtime import Job, JobHandler, JobOutcome, Setting, SettingCheck, enqueue
-from ctx.core.temporal import (
-    Lexicon,
-    ParseContext,
-    TemporalMatcher,
-    TemporalResult,
-    TokSpec,
-    build_matchers,
-)
-from ctx.core.tools import Tool
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.access import Principal
+    from ctx.core.app import App
+    from ctx.core.blocks import (
+        SENSITIVITIES,
+        BlockChanges,
+        BlockTypeSpec,
+        BlockWrite,
+        SearchRequest,
+        StoreRequest,
+        block_categories,
+        block_stats,
+        delete_block,
+        get_block,
+        list_blocks,
+        search_blocks,
+        set_archived,
+        store_block,
+        update_block,
+    )
+    from ctx.core.embed import (
+        Embedder,
+        EmbedderFactory,
+        l2_normalize,
+        option_float,
+        option_int,
+        option_str,
+        quality_gate,
+        require_str,
+        truncate_matryoshka,
+    )
+    from ctx.core.errors import (
+        Ambiguous,
+        ConfigError,
+        Conflict,
+        CtxError,
+        DatabaseError,
+        EmbeddingError,
+        Forbidden,
+        NotFound,
+        PluginError,
+        Unauthorized,
+        ValidationError,
+    )
+    from ctx.core.hookspecs import PROJECT, hookimpl
+    from ctx.core.llm import BackendFactory, BackendKind
+    from ctx.core.retrieval import (
+        Candidate,
+        QueryRequest,
+        QueryRun,
+        QueryStage,
+        Reranker,
+        RerankerFactory,
+        by_score,
+        query,
+    )
+    from ctx.core.runtime import Job, JobHandler, JobOutcome, Setting, SettingCheck, enqueue
+    from ctx.core.temporal import (
+        Lexicon,
+        ParseContext,
+        TemporalMatcher,
+        TemporalResult,
+        TokSpec,
+        build_matchers,
+    )
+    from ctx.core.tools import Tool
 
 __all__ = [
     "PROJECT",
@@ -142,3 +147,6 @@ __all__ = [
     "truncate_matryoshka",
     "update_block",
 ]
+
+# Imported on first use (see ctx.core.lazy): a `ctx` command loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

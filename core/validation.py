@@ -19,20 +19,10 @@ from pydantic import BeforeValidator, ConfigDict, TypeAdapter, model_validator
 from sqlmodel import SQLModel
 
 from ctx.core.errors import ValidationError
+from ctx.core.text import text_problem
 
 INT_LIMIT = 2**63 - 1
 MAX_DEPTH = 64  # levels of nested objects and lists in one value
-
-
-def text_problem(text: str) -> str | None:
-    """Why a string cannot be stored, or None."""
-    if "\x00" in text:
-        return "must not contain NUL characters"
-    try:  # UTF-8 cannot encode a lone surrogate; the codec finds one at C speed
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "must be valid Unicode (it contains a lone surrogate)"
-    return None
 
 
 def _scalar_problem(value: Any) -> str | None:

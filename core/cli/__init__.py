@@ -4,9 +4,14 @@ Surfaces outside the core add their commands through ``register_commands`` (``ct
 from ``ctx.ui``), so the core never imports them.
 """
 
-from ctx.core.cli.client import configured_url
-from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
-from ctx.core.cli.main import build_cli, main, run
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.cli.client import configured_url
+    from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
+    from ctx.core.cli.main import build_cli, main, run
 
 __all__ = [
     "JsonOpt",
@@ -20,3 +25,6 @@ __all__ = [
     "run",
     "table",
 ]
+
+# Imported on first use (see ctx.core.lazy): a `ctx` command loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

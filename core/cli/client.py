@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
@@ -13,7 +13,14 @@ if TYPE_CHECKING:
     from ctx.core.app import App
 
 
-def server_url(app: App) -> str:
+class HasSettings(Protocol):
+    """Anything with ``settings`` (an App, or the hooks' light stand-in)."""
+
+    @property
+    def settings(self) -> Any: ...
+
+
+def server_url(app: App | HasSettings) -> str:
     """Where ctxd listens by ``app``'s settings (server.host, server.port)."""
     return f"http://{app.settings['server.host']}:{app.settings['server.port']}"
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import UUID
 
 import typer
@@ -15,9 +15,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ctx.core.app import App
 from ctx.core.cli.clicklib import get_current_context
 from ctx.core.errors import ValidationError
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
 
 # No markup: user text ("[alpha/notes]") is printed as it is; styles come from rich.Text.
 console = Console(highlight=False, soft_wrap=True, markup=False)
@@ -97,6 +99,8 @@ def _cell(value: Any) -> str:
 
 def current_app() -> App:
     """The invocation's App (built once by ``run``); a fresh one outside a command."""
+    from ctx.core.app import App  # here, not at import: the agent hooks never build one
+
     ctx = get_current_context(silent=True)
     app = ctx.find_object(App) if ctx is not None else None
     return app if app is not None else App()

@@ -26,12 +26,11 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
 
-from ctx.core.app import App
 from ctx.core.cli.agent_memory import (
     BRIEFING,
     block_heading,
@@ -42,6 +41,7 @@ from ctx.core.cli.agent_memory import (
     status_text,
     store_marked,
 )
+from ctx.core.cli.agent_settings import SETTINGS as AGENT_SETTINGS
 from ctx.core.cli.clicklib import UsageError, get_current_context
 from ctx.core.cli.client import Client, ClientError, server_url
 from ctx.core.cli.common import JsonOpt, console, dump_json, read_stdin_text
@@ -52,6 +52,10 @@ from ctx.core.cli.transcript import (
     read_payload,
 )
 from ctx.core.errors import CtxError, ValidationError
+from ctx.core.runtime import RUNTIME_SETTINGS, Registry, Settings
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
 
 #: Commands that ``main.run`` starts without loading plugins.
 AGENT_COMMANDS = frozenset({"brief", "recall", "persist", "statusline"})
@@ -76,7 +80,7 @@ class Hook:
     """One hook run: its payload, the settings and a client that keeps to the deadline."""
 
     payload: dict[str, Any]
-    app: App
+    app: App | HookApp
     client: Client
     deadline: float
 
@@ -97,14 +101,30 @@ class Hook:
         return name if isinstance(name, str) and name else default
 
 
-def light_app() -> App:
-    """The invocation's App, or one with the core's settings only (no plugins: quick to build)."""
+@dataclass(frozen=True)
+class HookApp:
+    """What a hook reads of an App: its settings. Built from the few settings the hooks use
+    (defaults and environment), so a hook loads neither the plugins nor the database code."""
+
+    settings: Settings
+
+    @classmethod
+    def light(cls) -> HookApp:
+        registry = Registry()
+        for setting in (*RUNTIME_SETTINGS, *AGENT_SETTINGS):
+            if setting.key.startswith(("server.", "hooks.")):
+                registry.add(setting)
+        return cls(Settings(registry, dict(os.environ)))
+
+
+def light_app() -> App | HookApp:
+    """The invocation's App (tests hand one in), or the hooks' light stand-in."""
     ctx = get_current_context(silent=True)
-    app = ctx.find_object(App) if ctx is not None else None
-    return app if app is not None else App(builtins=(), load_entry_points=False)
+    obj = ctx.obj if ctx is not None else None
+    return obj if obj is not None and hasattr(obj, "settings") else HookApp.light()
 
 
-def client_for(app: App, timeout: float) -> Client:
+def client_for(app: App | HookApp, timeout: float) -> Client:
     return Client(url=os.environ.get("CTX_URL") or server_url(app), timeout=timeout)
 
 

@@ -23,7 +23,7 @@ from ctx.core.cli.clicklib import (
 )
 from ctx.core.errors import CtxError, PluginError
 from ctx.core.runtime import installed_version
-from ctx.core.validation import text_problem
+from ctx.core.text import text_problem
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -127,10 +127,12 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     Usage errors are click's (exit 2 with a usage hint); problems found while a command runs are
     ``CtxError``s, printed as one ``ctx: …`` line.
     """
-    from ctx.core.app import App
     from ctx.core.cli.hooks import AGENT_COMMANDS, agent_cli
 
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:  # answered without building the App and loading every plugin
+        sys.stdout.write(f"ctx {version()}\n")
+        return 0
     if args and args[0] in AGENT_COMMANDS and "--hook" in args:
         return run_as_hook(args, app)
     for arg in args:
@@ -145,6 +147,8 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
             # agent hooks run on every prompt: they need no plugins, and loading them is slow
             command = typer.main.get_command(agent_cli())
         else:
+            from ctx.core.app import App  # only here: the agent commands never build one
+
             app = app or App()
             command = typer.main.get_command(build_cli(app))
         tidy_help(command)

@@ -4,48 +4,55 @@ Everything a ctx process needs before any capability does its work. Other capabi
 from here (``from ctx.core.runtime import enqueue, Setting``), never from the modules behind it.
 """
 
-from ctx.core.runtime.async_bridge import AsyncBridge
-from ctx.core.runtime.db import Database, default_home, ensure_database, redact
-from ctx.core.runtime.doctor import diagnose
-from ctx.core.runtime.jobs import (
-    Job,
-    JobHandler,
-    JobOutcome,
-    claim,
-    claim_for_scopes,
-    counts,
-    drain,
-    enqueue,
-    fail,
-    finish,
-    job_handlers,
-    requeue,
-    run_batch,
-    run_kind,
-    running_for_scopes,
-)
-from ctx.core.runtime.lease import Lease
-from ctx.core.runtime.listener import Listener
-from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
-from ctx.core.runtime.migrate import apply_migrations, migration_status
-from ctx.core.runtime.plugin_host import (
-    CORE_PLUGINS,
-    DEFAULT_PLUGINS,
-    PluginHost,
-    PluginInfo,
-    Registration,
-    installed_version,
-    registered_factories,
-    registered_objects,
-    unique_by_name,
-)
-from ctx.core.runtime.setting_writes import set_setting, unset_setting
-from ctx.core.runtime.settings import Registry, Setting, SettingCheck, Settings
-from ctx.core.runtime.worker import Worker
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.runtime.async_bridge import AsyncBridge
+    from ctx.core.runtime.db import Database, default_home, ensure_database, redact
+    from ctx.core.runtime.doctor import diagnose
+    from ctx.core.runtime.hooks import SETTINGS as RUNTIME_SETTINGS
+    from ctx.core.runtime.jobs import (
+        Job,
+        JobHandler,
+        JobOutcome,
+        claim,
+        claim_for_scopes,
+        counts,
+        drain,
+        enqueue,
+        fail,
+        finish,
+        job_handlers,
+        requeue,
+        run_batch,
+        run_kind,
+        running_for_scopes,
+    )
+    from ctx.core.runtime.lease import Lease
+    from ctx.core.runtime.listener import Listener
+    from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
+    from ctx.core.runtime.migrate import apply_migrations, migration_status
+    from ctx.core.runtime.plugin_host import (
+        CORE_PLUGINS,
+        DEFAULT_PLUGINS,
+        PluginHost,
+        PluginInfo,
+        Registration,
+        installed_version,
+        registered_factories,
+        registered_objects,
+        unique_by_name,
+    )
+    from ctx.core.runtime.setting_writes import set_setting, unset_setting
+    from ctx.core.runtime.settings import Registry, Setting, SettingCheck, Settings
+    from ctx.core.runtime.worker import Worker
 
 __all__ = [
     "CORE_PLUGINS",
     "DEFAULT_PLUGINS",
+    "RUNTIME_SETTINGS",
     "AsyncBridge",
     "Database",
     "Job",
@@ -88,3 +95,6 @@ __all__ = [
     "unique_by_name",
     "unset_setting",
 ]
+
+# Imported on first use (see ctx.core.lazy): a `ctx` command loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctx.core.errors import ConfigError, ValidationError
-from ctx.core.validation import text_problem
+from ctx.core.text import text_problem
 
 SettingType = type[int] | type[float] | type[str] | type[bool] | type[list]
 

@@ -7,6 +7,7 @@ import json
 import re
 import socket
 import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -319,3 +320,30 @@ def test_the_hook_settings_come_from_the_environment() -> None:
     app = App(builtins=(), load_entry_points=False, environ={"CTX_HOOKS_TIMEOUT": "2.5"})
     assert app.settings.resolve("hooks.timeout") == (2.5, "env")
     assert app.settings.resolve("hooks.recall_budget") == (1500, "default")
+
+
+def test_a_hook_loads_no_database_or_model_code(tmp_path: Path) -> None:
+    """The hooks run on every prompt: they must not pay for psycopg, sqlmodel or numpy (about a
+    second of imports), which the lazy facades of ctx.core keep out of their way."""
+    probe = (
+        "import sys\n"
+        "from ctx.core.cli.main import run\n"
+        "run(['recall', '--hook'])\n"
+        "heavy = ('psycopg', 'sqlmodel', 'sqlalchemy', 'numpy', 'pgvector', 'fastapi')\n"
+        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    env = {
+        **clean_env(tmp_path / "home"),
+        "CTX_URL": f"http://127.0.0.1:{free_port()}",
+        "CTX_API_KEY": "ctx_x",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        input=json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "deploys?"}),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout) == QUIET
+    assert done.stderr.strip() == ""  # not one heavy module was imported
