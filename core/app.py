@@ -19,6 +19,7 @@ from typing import Any
 import pluggy
 import psycopg
 
+from ctx.core.access import load_seal_key
 from ctx.core.blocks import BlockTypeSpec, load_types, registered_types, seed_types
 from ctx.core.embed import (
     EmbedderCache,
@@ -59,6 +60,7 @@ class App:
         environ: Mapping[str, str] | None = None,
     ) -> None:
         env = dict(os.environ if environ is None else environ)
+        self.environ = env
         self.home = home or default_home()
         self.bridge = AsyncBridge()
         self.host = PluginHost(
@@ -83,6 +85,11 @@ class App:
         return self.host.pm
 
     # -- registries: built on first use, all validated by open() ---------------------------------
+
+    @cached_property
+    def seal_key(self) -> bytes:
+        """The key secrets are sealed with (``CTX_SEAL_KEY`` or ``$CTX_HOME/secret.key``)."""
+        return load_seal_key(self.home, self.environ)
 
     @cached_property
     def temporal_parser(self) -> TemporalParser:

@@ -1,5 +1,5 @@
-"""Access: API keys, principals and scopes, OAuth for remote MCP clients (tenants and sealed
-secrets will join here)."""
+"""Access: API keys, principals and scopes, OAuth for remote MCP clients, sealed secrets
+(tenants will join here)."""
 
 from ctx.core.access.keys import (
     TOKEN_PREFIX,
@@ -39,6 +39,14 @@ from ctx.core.access.oauth_clients import (
     validate_redirect_uri,
 )
 from ctx.core.access.principals import SCOPE_RE, Principal, WhoAmI, validate_scope
+from ctx.core.access.secrets import (
+    check_secret_name,
+    delete_secret,
+    list_secrets,
+    load_seal_key,
+    reveal_secret,
+    set_secret,
+)
 
 __all__ = [
     "CLIENT_PREFIX",
@@ -57,20 +65,26 @@ __all__ = [
     "authorization_server_metadata",
     "cancel_form",
     "check_authorization_request",
+    "check_secret_name",
     "create_client",
     "create_key",
+    "delete_secret",
     "get_client",
     "has_control_characters",
     "hash_token",
     "list_clients",
     "list_keys",
+    "list_secrets",
+    "load_seal_key",
     "open_form",
     "protected_resource_metadata",
     "redeem_code",
     "redirect_location",
     "register_dynamic",
     "remove_client",
+    "reveal_secret",
     "revoke_key",
+    "set_secret",
     "submit_form",
     "token_from_headers",
     "unique_params",

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def build_cli(app: App) -> typer.Typer:
-    from ctx.core.cli import admin, data, embed, hooks, mcp, temporal
+    from ctx.core.cli import admin, data, embed, hooks, mcp, secrets, temporal
 
     cli = typer.Typer(
         name="ctx",
@@ -45,6 +45,7 @@ def build_cli(app: App) -> typer.Typer:
     embed.register(cli)
     hooks.register(cli)
     mcp.register(cli)
+    secrets.register(cli)
     temporal.register(cli)
     add_plugin_commands(cli, app)
     return cli

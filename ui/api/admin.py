@@ -109,3 +109,28 @@ def plugins_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
 @meta.get("/-/plugins", name="plugins-meta")
 def plugins_meta(app: AppDep, _: AdminDep) -> dict[str, Any]:
     return plugins_list(app, _)
+
+
+class SecretValue(Strict):
+    value: str = Field(min_length=1, description="The value to seal; it is never returned.")
+
+
+@router.get("/secrets", name="secrets-list")
+def secrets_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    """Sealed secrets: names, the key that sealed each, when and by whom (never a value)."""
+    with app.connection() as conn:
+        return {"secrets": access.list_secrets(conn)}
+
+
+@router.put("/secrets/{name}", name="secrets-set")
+def secrets_set(name: str, body: SecretValue, app: AppDep, who: AdminDep) -> dict[str, Any]:
+    """Seal a value under ``name`` (replacing an earlier one); write-only."""
+    with app.connection() as conn:
+        return access.set_secret(conn, app.seal_key, name, body.value, by=f"api:{who.name}")
+
+
+@router.delete("/secrets/{name}", name="secrets-delete")
+def secrets_delete(name: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
+    """Delete a sealed secret."""
+    with app.connection() as conn:
+        return access.delete_secret(conn, name)
