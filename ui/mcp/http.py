@@ -57,6 +57,12 @@ class McpEndpoint:
             await send({"type": "http.response.start", "status": 204, "headers": []})
             await send({"type": "http.response.body", "body": b""})
             return
+        if scope.get("method") == "GET":
+            # stateless with JSON answers: no server-to-client stream to offer, and an open GET
+            # would hold a connection and a task for nothing (the spec allows 405 here)
+            body = {"error": "method_not_allowed", "message": "POST JSON-RPC messages to /mcp"}
+            await _send_json(send, 405, body, [(b"allow", b"POST, OPTIONS")])
+            return
         token = token_from_headers(Headers(scope=scope))
         try:
             if not token:

@@ -296,3 +296,10 @@ def test_browser_clients_get_cors_and_a_preflight_answer(server: str, keys: Any)
     assert refused.status_code == 401
     assert "www-authenticate" in refused.headers["access-control-expose-headers"]
     assert "access-control-allow-credentials" not in refused.headers  # no cookies, ever
+
+
+def test_get_is_405_since_a_stateless_server_has_no_stream_to_offer(server: str, keys: Any) -> None:
+    headers = {"X-Context-Key": keys.make("a"), "Accept": "text/event-stream"}
+    answer = httpx.get(server + "/mcp", headers=headers, timeout=10)  # would hang on a stream
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST, OPTIONS"
+    assert answer.json()["error"] == "method_not_allowed"
