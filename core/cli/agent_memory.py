@@ -37,9 +37,24 @@ def block_heading(block: dict[str, Any]) -> str:
     return f"{block['title']} [{block['category']} · {block['id'][:8]}]"
 
 
-def briefing_text(project: str, blocks: list[dict[str, Any]]) -> str:
+def briefing_text(project: str, blocks: list[dict[str, Any]], budget_tokens: int) -> str:
+    """The briefing within ``budget_tokens``: blocks newest first, the last one that fits cut at a
+    word; the ones left out are counted, so the agent knows to ask for them."""
     parts = [f"Briefing from ctx for project {project!r}:"]
-    parts += [f"## {block_heading(b)}\n{b['content'].strip()}" for b in blocks]
+    left_out = f"(NNN more briefing blocks: `ctx brief -p {project}`)"
+    room = budget_tokens * CHARS_PER_TOKEN - len(parts[0]) - len(left_out) - 2
+    shown = 0
+    for block in blocks:
+        heading = f"## {block_heading(block)}\n"
+        space = room - len(heading) - 2
+        if space < MIN_ROOM:
+            break
+        body = trimmed(block["content"], space)
+        parts.append(heading + body)
+        room -= len(heading) + len(body) + 2
+        shown += 1
+    if shown < len(blocks):
+        parts.append(f"({len(blocks) - shown} more briefing blocks: `ctx brief -p {project}`)")
     return "\n\n".join(parts)
 
 

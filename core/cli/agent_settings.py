@@ -23,6 +23,15 @@ SETTINGS = [
         maximum=120.0,
     ),
     Setting(
+        "hooks.brief_budget",
+        int,
+        4000,
+        "Tokens (about 4 characters each) `ctx brief --hook` may add at session start. "
+        "Environment only (CTX_HOOKS_BRIEF_BUDGET): the hooks never read the database.",
+        minimum=200,
+        maximum=100_000,
+    ),
+    Setting(
         "hooks.recall_budget",
         int,
         1500,

@@ -214,7 +214,8 @@ def _brief_hook(project: str | None, limit: int) -> Callable[[Hook], dict[str, A
         blocks = briefing(hook.post, name, limit)
         if not blocks:
             return None
-        return with_context(hook.event("SessionStart"), briefing_text(name, blocks))
+        budget = int(hook.app.settings["hooks.brief_budget"])
+        return with_context(hook.event("SessionStart"), briefing_text(name, blocks, budget))
 
     return work
 
