@@ -4,7 +4,7 @@ that keeps to its deadline."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ctx.core.cli.client import Client, ClientError
@@ -37,13 +37,10 @@ def block_heading(block: dict[str, Any]) -> str:
     return f"{block['title']} [{block['category']} · {block['id'][:8]}]"
 
 
-def briefing_text(project: str, blocks: list[dict[str, Any]], budget_tokens: int) -> str:
-    """The briefing within ``budget_tokens``: blocks newest first, the last one that fits cut at a
-    word; the ones left out are counted, so the agent knows to ask for them."""
-    parts = [f"Briefing from ctx for project {project!r}:"]
-    left_out = f"(NNN more briefing blocks: `ctx brief -p {project}`)"
-    room = budget_tokens * CHARS_PER_TOKEN - len(parts[0]) - len(left_out) - 2
-    shown = 0
+def fitted(blocks: Iterable[dict[str, Any]], room: int) -> list[str]:
+    """Blocks as ``## heading`` + content, in order, within ``room`` characters: the last one that
+    fits is cut at a word, the rest are not taken (nor, for a lazy iterable, fetched)."""
+    parts: list[str] = []
     for block in blocks:
         heading = f"## {block_heading(block)}\n"
         space = room - len(heading) - 2
@@ -52,10 +49,18 @@ def briefing_text(project: str, blocks: list[dict[str, Any]], budget_tokens: int
         body = trimmed(block["content"], space)
         parts.append(heading + body)
         room -= len(heading) + len(body) + 2
-        shown += 1
-    if shown < len(blocks):
-        parts.append(f"({len(blocks) - shown} more briefing blocks: `ctx brief -p {project}`)")
-    return "\n\n".join(parts)
+    return parts
+
+
+def briefing_text(project: str, blocks: list[dict[str, Any]], budget_tokens: int) -> str:
+    """The briefing within ``budget_tokens``: blocks newest first, the last one that fits cut at a
+    word; the ones left out are counted, so the agent knows to ask for them."""
+    intro = f"Briefing from ctx for project {project!r}:"
+    left_out = f"(NNN more briefing blocks: `ctx brief -p {project}`)"
+    parts = fitted(blocks, budget_tokens * CHARS_PER_TOKEN - len(intro) - len(left_out) - 2)
+    if len(parts) < len(blocks):
+        parts.append(f"({len(blocks) - len(parts)} more briefing blocks: `ctx brief -p {project}`)")
+    return "\n\n".join([intro, *parts])
 
 
 def trimmed(text: str, limit: int) -> str:
@@ -78,21 +83,14 @@ def recall_text(post: Post, prompt: str, budget_tokens: int) -> str | None:
     if result.get("confidence") != "confident" or not sources:
         return None
     best = float(sources[0]["score"])
-    room = budget_tokens * CHARS_PER_TOKEN
-    parts = ["Relevant memory from ctx (ids work with `ctx get`):"]
-    room -= len(parts[0])
-    for source in sources:
-        if float(source["score"]) < best * RELATIVE_FLOOR:
-            break
-        block = post("/api/manage", {"action": "get", "id": source["id"]})["block"]
-        heading = f"## {block_heading(block)}\n"
-        space = room - len(heading) - 2
-        if space < MIN_ROOM:
-            break
-        body = trimmed(block["content"], space)
-        parts.append(heading + body)
-        room -= len(heading) + len(body) + 2
-    return "\n\n".join(parts) if len(parts) > 1 else None
+    relevant = (
+        post("/api/manage", {"action": "get", "id": source["id"]})["block"]
+        for source in sources
+        if float(source["score"]) >= best * RELATIVE_FLOOR
+    )
+    intro = "Relevant memory from ctx (ids work with `ctx get`):"
+    parts = fitted(relevant, budget_tokens * CHARS_PER_TOKEN - len(intro))
+    return "\n\n".join([intro, *parts]) if parts else None
 
 
 def last_message(payload: dict[str, Any]) -> str:
