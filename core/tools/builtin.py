@@ -59,19 +59,17 @@ def _when(value: datetime | date | None) -> str | None:
     return value.isoformat()
 
 
+def _listed(row: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A block as a listing names it: id, title, category, scope, then what the tool adds."""
+    return {k: row[k] for k in ("id", "title", "category", "scope")} | extra
+
+
 def run_query(app: App, who: Principal, args: QueryInput) -> dict[str, Any]:
     result = query(app, who, QueryRequest(**args.model_dump()))
     out: dict[str, Any] = {
         "confidence": result["confidence"],
         "results": [
-            {
-                "id": s["id"],
-                "title": s["title"],
-                "category": s["category"],
-                "scope": s["scope"],
-                "score": round(float(s["score"]), 4),
-                "snippet": snippet(s.get("snippet")),
-            }
+            _listed(s, score=round(float(s["score"]), 4), snippet=snippet(s.get("snippet")))
             for s in result["sources"]
         ],
     }
@@ -90,18 +88,7 @@ def run_store(app: App, who: Principal, args: StoreInput) -> dict[str, Any]:
 
 def run_search(app: App, who: Principal, args: SearchInput) -> dict[str, Any]:
     hits = search_blocks(app, who, SearchRequest(**args.model_dump()))
-    return {
-        "results": [
-            {
-                "id": h["id"],
-                "title": h["title"],
-                "category": h["category"],
-                "scope": h["scope"],
-                "snippet": snippet(h["snippet"]),
-            }
-            for h in hits
-        ]
-    }
+    return {"results": [_listed(h, snippet=snippet(h["snippet"])) for h in hits]}
 
 
 def run_get(app: App, who: Principal, args: GetInput) -> dict[str, Any]:
@@ -121,18 +108,7 @@ def run_get(app: App, who: Principal, args: GetInput) -> dict[str, Any]:
 
 def run_recent(app: App, who: Principal, args: RecentInput) -> dict[str, Any]:
     rows = list_blocks(app, who, limit=args.limit, category=args.category, scope=args.scope)
-    return {
-        "results": [
-            {
-                "id": r["id"],
-                "title": r["title"],
-                "category": r["category"],
-                "scope": r["scope"],
-                "updated_at": _when(r["updated_at"]),
-            }
-            for r in rows
-        ]
-    }
+    return {"results": [_listed(r, updated_at=_when(r["updated_at"])) for r in rows]}
 
 
 def run_delete(app: App, who: Principal, args: DeleteInput) -> dict[str, Any]:
@@ -155,16 +131,7 @@ def run_timeline(app: App, who: Principal, args: TimelineInput) -> dict[str, Any
     )
     return {
         "window": {"start": start.isoformat(), "end": end.isoformat()},
-        "results": [
-            {
-                "id": r["id"],
-                "date": r["day"].isoformat(),
-                "title": r["title"],
-                "category": r["category"],
-                "scope": r["scope"],
-            }
-            for r in rows
-        ],
+        "results": [_listed(r, date=r["day"].isoformat()) for r in rows],
     }
 
 

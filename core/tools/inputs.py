@@ -3,7 +3,7 @@ what to send. Each field obeys the same rule as the REST request it maps to (sha
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -23,6 +23,10 @@ from ctx.core.validation import IsoDate, Strict
 _SCOPES = "Only these of your readable scopes (default: all of them)."
 _CATEGORY = "Only blocks of this category."
 _TAGS = "Only blocks carrying all of these tags."
+BlockRef = Annotated[str, Field(min_length=1, max_length=36)]
+OneScope = Annotated[
+    str | None, Field(max_length=50, description="One of your readable scopes (default all).")
+]
 
 
 class QueryInput(Strict):
@@ -82,26 +86,18 @@ class SearchInput(Strict):
 
 
 class GetInput(Strict):
-    id: str = Field(
-        min_length=1,
-        max_length=36,
-        description="A block id, or a unique prefix of at least 4 characters.",
-    )
+    id: BlockRef = Field(description="A block id, or a unique prefix of at least 4 characters.")
 
 
 class RecentInput(Strict):
     limit: int = Field(default=10, ge=1, le=50, description="How many blocks (default 10).")
     category: str | None = Field(default=None, max_length=100, description=_CATEGORY)
-    scope: str | None = Field(
-        default=None, max_length=50, description="One of your readable scopes (default all)."
-    )
+    scope: OneScope = None
 
 
 class DeleteInput(Strict):
-    id: str = Field(
-        min_length=1,
-        max_length=36,
-        description="The block to delete (id or unique prefix); only blocks of your home scope.",
+    id: BlockRef = Field(
+        description="The block to delete (id or unique prefix); only blocks of your home scope."
     )
 
 
@@ -121,6 +117,4 @@ class TimelineInput(Strict):
 
 
 class StatsInput(Strict):
-    scope: str | None = Field(
-        default=None, max_length=50, description="One of your readable scopes (default all)."
-    )
+    scope: OneScope = None
