@@ -28,7 +28,7 @@ from ctx.core.embed import (
     ensure_active_generation,
 )
 from ctx.core.errors import CtxError, PluginError
-from ctx.core.llm import BackendKind, backend_kinds
+from ctx.core.llm import BackendKind, BackendPool, backend_kinds
 from ctx.core.retrieval import QueryStage, RerankerFactory, build_pipeline, reranker_factories
 from ctx.core.runtime import (
     DEFAULT_PLUGINS,
@@ -117,6 +117,11 @@ class App:
         return backend_kinds(self.host)
 
     @cached_property
+    def backends(self) -> BackendPool:
+        """The model backends: rows, clients, cooldowns, ``chain(role)``."""
+        return BackendPool(self)
+
+    @cached_property
     def tools(self) -> dict[str, Tool]:
         return registered_tools(self.host)
 
@@ -186,6 +191,8 @@ class App:
         if self._lease is not None:
             self._lease.close()
             self._lease = None
+        if "backends" in self.__dict__:
+            self.backends.close()
         self.db.stop()
         self.bridge.close()
         self.started = False
@@ -215,6 +222,8 @@ class App:
             log.warning(p)
         with self._types_lock:
             self.block_types = types
+        if "backends" in self.__dict__:
+            self.backends.invalidate()
         return problems
 
     def block_type(self, name: str) -> BlockTypeSpec | None:

@@ -1,10 +1,69 @@
-"""Model backends: the kinds of backend plugins provide (wire protocols, in-process runtimes).
+"""Model backends: the pool of servers ctx does not host, their roles, trust and the calls.
 
-A backend row (``context_backends``, issue: LLM backends) names its kind; the kind's factory builds
-a client from the row. This package holds the contract and the registry of kinds; backends, roles,
-chains and synthesis build on it.
+A backend row (``context_backends``) names its kind (a plugin; ``openai`` is built in), base URL,
+roles, model map, priority, trust level and secret. ``BackendPool.chain(role)`` orders the
+backends a role may use; ``calls`` walks that chain with the trust gate in front of every request
+and logs each attempt.
 """
 
+from ctx.core.llm.backends import (
+    ROLES,
+    Backend,
+    BackendFields,
+    create_backend,
+    delete_backend,
+    get_backend,
+    list_backends,
+    secret_references,
+    update_backend,
+)
+from ctx.core.llm.calllog import CallRecord, log_summary, read_log, record_call
+from ctx.core.llm.calls import Reply, available, chat, embed, rerank, stream
+from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
+from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
 from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
+from ctx.core.llm.openai_wire import ChatResult, Limits, OpenAIClient
+from ctx.core.llm.pool import BackendPool
+from ctx.core.llm.probe import probe_backend
+from ctx.core.llm.prompts import prompt_versions, render_prompt
 
-__all__ = ["BackendFactory", "BackendKind", "backend_kinds"]
+__all__ = [
+    "ROLES",
+    "SENSITIVITY_ORDER",
+    "TRUST_LEVELS",
+    "Backend",
+    "BackendFactory",
+    "BackendFields",
+    "BackendKind",
+    "BackendPool",
+    "CallRecord",
+    "ChatResult",
+    "InvalidResponse",
+    "Limits",
+    "ModelError",
+    "ModelTimeout",
+    "NoBackend",
+    "OpenAIClient",
+    "Piece",
+    "Reply",
+    "admit",
+    "available",
+    "backend_kinds",
+    "chat",
+    "create_backend",
+    "delete_backend",
+    "embed",
+    "get_backend",
+    "list_backends",
+    "log_summary",
+    "may_see",
+    "probe_backend",
+    "prompt_versions",
+    "read_log",
+    "record_call",
+    "render_prompt",
+    "rerank",
+    "secret_references",
+    "stream",
+    "update_backend",
+]

@@ -67,6 +67,8 @@ class QueryRun:
     weights: dict[str, float]
     scopes: list[str] = field(default_factory=list)
     language: dict[str, Any] = field(default_factory=dict)
+    #: the text the channels search (the query, or its translation); the answer uses the query
+    search_text: str = ""
     temporal: TemporalResult = field(default_factory=TemporalResult.nothing)
     generation: dict[str, Any] | None = None
     embedding: str | None = None

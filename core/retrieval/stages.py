@@ -59,7 +59,7 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     except Exception as exc:
         q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); they are found by text")
     try:
-        vector = q.app.embedders.for_generation(q.generation).embed_query(q.request.query)
+        vector = q.app.embedders.for_generation(q.generation).embed_query(q.search_text or q.request.query)
         q.embedding = vector_literal(vector)
     except Exception as exc:
         log.warning("query embedding failed: %s", error_text(exc, str))
@@ -72,7 +72,7 @@ def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     req = q.request
     return fuse(
         q.app,
-        query=req.query,
+        query=q.search_text or req.query,
         scopes=q.scopes,
         weights=q.weights,
         embedding=q.embedding,

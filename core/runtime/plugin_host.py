@@ -38,6 +38,7 @@ trace_log = logging.getLogger("ctx.plugins.trace")
 CORE_PLUGINS: Mapping[str, str] = {
     "core.runtime": "ctx.core.runtime.hooks",
     "core.access": "ctx.core.access.hooks",
+    "core.llm": "ctx.core.llm.hooks",
     "core.blocks": "ctx.core.blocks.hooks",
     "core.embed": "ctx.core.embed.hooks",
     "core.temporal": "ctx.core.temporal.hooks",

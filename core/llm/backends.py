@@ -1,0 +1,297 @@
+"""Backend rows (``context_backends``): what each model server is, which roles it serves, with
+which models, at which priority and trust. Created, changed and removed only through here.
+
+A model map maps a role (or ``default``) to a model name or to ``{"model": name, **params}``;
+params (``temperature``, ``max_tokens``, ``chat_template_kwargs``, ...) go into the request as
+they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+from pydantic import Field, field_validator
+from pydantic import ValidationError as PydanticError
+
+from ctx.core.errors import Conflict, NotFound, ValidationError
+from ctx.core.llm.gate import TRUST_LEVELS
+from ctx.core.validation import Strict, error_message
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+ROLES = ("synthesis", "chat", "translate", "classify", "dream", "digest", "embed", "rerank")
+COLUMNS = (
+    "name, kind, base_url, roles, model_map, priority, trust, secret, enabled, description, "
+    "created_at, updated_at, updated_by"
+)
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    kind: str
+    base_url: str
+    roles: tuple[str, ...]
+    model_map: dict[str, Any]
+    priority: int
+    trust: str
+    secret: str | None
+    enabled: bool
+    description: str = ""
+    updated_at: datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def model_for(self, role: str) -> tuple[str, dict[str, Any]]:
+        """The model and request params for ``role`` (its entry, else ``default``)."""
+        entry = self.model_map.get(role, self.model_map.get("default", ""))
+        if isinstance(entry, Mapping):
+            params = {k: v for k, v in entry.items() if k != "model"}
+            return str(entry.get("model", "")), params
+        return str(entry or ""), {}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "base_url": self.base_url,
+            "roles": list(self.roles),
+            "model_map": self.model_map,
+            "priority": self.priority,
+            "trust": self.trust,
+            "secret": self.secret,
+            "enabled": self.enabled,
+            "description": self.description,
+            **self.extra,
+        }
+
+
+class BackendFields(Strict):
+    """Everything but the name; every field optional (an update names what changes)."""
+
+    kind: str | None = None
+    base_url: str | None = Field(default=None, max_length=2000)
+    roles: list[str] | None = Field(default=None, max_length=len(ROLES))
+    model_map: dict[str, Any] | None = None
+    priority: int | None = Field(default=None, ge=-1000, le=1000)
+    trust: str | None = None
+    secret: str | None = None
+    enabled: bool | None = None
+    description: str | None = Field(default=None, max_length=500)
+
+    @field_validator("roles")
+    @classmethod
+    def _roles(cls, v: list[str] | None) -> list[str] | None:
+        if v is None:
+            return v
+        unknown = [r for r in v if r not in ROLES]
+        if unknown:
+            raise ValueError(f"unknown role(s) {unknown}; roles: {', '.join(ROLES)}")
+        return sorted(set(v), key=ROLES.index)
+
+    @field_validator("trust")
+    @classmethod
+    def _trust(cls, v: str | None) -> str | None:
+        if v is not None and v not in TRUST_LEVELS:
+            raise ValueError(f"trust must be one of {', '.join(TRUST_LEVELS)}")
+        return v
+
+    @field_validator("model_map")
+    @classmethod
+    def _model_map(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
+        if v is None:
+            return v
+        for key, entry in v.items():
+            if key != "default" and key not in ROLES:
+                raise ValueError(f"model_map: {key!r} is neither a role nor 'default'")
+            if isinstance(entry, str):
+                problem = None if entry.strip() else "is empty"
+            elif isinstance(entry, dict):
+                model = entry.get("model")
+                problem = None if isinstance(model, str) and model else 'needs a "model" name'
+            else:
+                problem = 'must be a model name or {"model": name, ...params}'
+            if problem:
+                raise ValueError(f"model_map.{key} {problem}")
+        return v
+
+
+def parse_fields(data: Mapping[str, Any]) -> BackendFields:
+    try:
+        return BackendFields.model_validate(dict(data))
+    except PydanticError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+        raise ValidationError(f"{where} {error_message(dict(first))}", field=where) from None
+
+
+def _row(r: Mapping[str, Any]) -> Backend:
+    return Backend(
+        name=r["name"],
+        kind=r["kind"],
+        base_url=r["base_url"],
+        roles=tuple(r["roles"]),
+        model_map=dict(r["model_map"]),
+        priority=r["priority"],
+        trust=r["trust"],
+        secret=r["secret"],
+        enabled=r["enabled"],
+        description=r["description"],
+        updated_at=r["updated_at"],
+        extra={
+            "created_at": r["created_at"],
+            "updated_at": r["updated_at"],
+            "updated_by": r["updated_by"],
+        },
+    )
+
+
+def list_backends(conn: psycopg.Connection[Any]) -> list[Backend]:
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM context_backends ORDER BY priority DESC, name"
+    ).fetchall()
+    return [_row(r) for r in rows]
+
+
+def get_backend(conn: psycopg.Connection[Any], name: str) -> Backend:
+    row = conn.execute(
+        f"SELECT {COLUMNS} FROM context_backends WHERE name = %s", (name,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no backend named {name!r}")
+    return _row(row)
+
+
+def _check(conn: psycopg.Connection[Any], b: Backend, kinds: Mapping[str, Any]) -> None:
+    kind = kinds.get(b.kind)
+    if kind is None:
+        raise ValidationError(
+            f"unknown backend kind {b.kind!r}; kinds: {', '.join(sorted(kinds)) or 'none'}",
+            field="kind",
+        )
+    served = tuple(getattr(kind, "roles", ()) or ())
+    if served:
+        extra = [r for r in b.roles if r not in served]
+        if extra:
+            raise ValidationError(
+                f"kind {b.kind!r} cannot serve {extra}; it serves {', '.join(served)}",
+                field="roles",
+            )
+    if b.kind == "openai" and not b.base_url.startswith(("http://", "https://")):
+        raise ValidationError("base_url must be an http:// or https:// URL", field="base_url")
+    for role in b.roles:
+        if not b.model_for(role)[0]:
+            raise ValidationError(
+                f"role {role!r} has no model: give model_map.{role} or model_map.default",
+                field="model_map",
+            )
+    if b.secret is not None:
+        found = conn.execute(
+            "SELECT 1 FROM context_secrets WHERE name = %s", (b.secret,)
+        ).fetchone()
+        if found is None:
+            raise ValidationError(
+                f"no secret named {b.secret!r}; set it first with `ctx secrets set {b.secret}`",
+                field="secret",
+            )
+
+
+def create_backend(
+    conn: psycopg.Connection[Any],
+    kinds: Mapping[str, Any],
+    name: str,
+    data: Mapping[str, Any],
+    *,
+    by: str = "cli",
+) -> Backend:
+    if not NAME_RE.match(name):
+        raise ValidationError(
+            "a backend name is 1-64 of a-z 0-9 . _ - and starts with a letter or digit",
+            field="name",
+        )
+    f = parse_fields(data)
+    if not f.kind:
+        raise ValidationError("kind is required (e.g. openai)", field="kind")
+    b = Backend(
+        name=name,
+        kind=f.kind,
+        base_url=(f.base_url or "").strip(),
+        roles=tuple(f.roles or ()),
+        model_map=f.model_map or {},
+        priority=100 if f.priority is None else f.priority,
+        trust=f.trust or "public",
+        secret=f.secret or None,
+        enabled=True if f.enabled is None else f.enabled,
+        description=f.description or "",
+    )
+    _check(conn, b, kinds)
+    try:
+        conn.execute(
+            "INSERT INTO context_backends (name, kind, base_url, roles, model_map, priority, trust,"
+            " secret, enabled, description, updated_by) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s, %s, %s)",
+            (b.name, b.kind, b.base_url, list(b.roles), Jsonb(b.model_map), b.priority, b.trust,
+             b.secret, b.enabled, b.description, by),
+        )  # fmt: skip
+    except psycopg.errors.UniqueViolation:
+        raise Conflict(f"a backend named {name!r} exists; change it with update") from None
+    return get_backend(conn, name)
+
+
+def update_backend(
+    conn: psycopg.Connection[Any],
+    kinds: Mapping[str, Any],
+    name: str,
+    changes: Mapping[str, Any],
+    *,
+    by: str = "cli",
+) -> Backend:
+    f = parse_fields(changes)
+    current = get_backend(conn, name)
+    given = f.model_dump(exclude_unset=True)
+    if "secret" in given and given["secret"] == "":
+        given["secret"] = None
+    for key in ("kind", "trust", "enabled", "priority", "roles", "model_map"):
+        if key in given and given[key] is None:
+            raise ValidationError(f"{key} cannot be null", field=key)
+    merged = {**current.as_json(), **given}
+    b = Backend(
+        name=name,
+        kind=merged["kind"],
+        base_url=(merged["base_url"] or "").strip(),
+        roles=tuple(merged["roles"]),
+        model_map=merged["model_map"],
+        priority=merged["priority"],
+        trust=merged["trust"],
+        secret=merged["secret"],
+        enabled=merged["enabled"],
+        description=merged["description"] or "",
+    )
+    _check(conn, b, kinds)
+    conn.execute(
+        "UPDATE context_backends SET kind = %s, base_url = %s, roles = %s, model_map = %s,"
+        " priority = %s, trust = %s, secret = %s, enabled = %s, description = %s,"
+        " updated_at = now(), updated_by = %s WHERE name = %s",
+        (b.kind, b.base_url, list(b.roles), Jsonb(b.model_map), b.priority, b.trust, b.secret,
+         b.enabled, b.description, by, name),
+    )  # fmt: skip
+    return get_backend(conn, name)
+
+
+def delete_backend(conn: psycopg.Connection[Any], name: str) -> Backend:
+    b = get_backend(conn, name)
+    conn.execute("DELETE FROM context_backends WHERE name = %s", (name,))
+    return b
+
+
+def secret_references(conn: psycopg.Connection[Any]) -> dict[str, list[str]]:
+    """Secret name -> the backends that use it."""
+    rows = conn.execute(
+        "SELECT secret, array_agg(name ORDER BY name) AS names FROM context_backends "
+        "WHERE secret IS NOT NULL GROUP BY secret"
+    ).fetchall()
+    return {r["secret"]: list(r["names"]) for r in rows}

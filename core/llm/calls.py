@@ -1,0 +1,271 @@
+"""Model calls by role: walk the role's chain, gate the content, call, log, fail over.
+
+Every call that carries block content names it as ``Piece``s; for each backend the trust gate
+(``gate.admit``) decides which pieces it may see, and the request is built from those alone. A
+backend whose trust admits fewer than ``need`` pieces is passed over, with the reason; a failing
+backend goes into cooldown and the next one is tried. Each attempt is one row in the call log.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.llm.backends import Backend
+from ctx.core.llm.calllog import CallRecord, record_call
+from ctx.core.llm.errors import ModelError, NoBackend
+from ctx.core.llm.gate import Piece, admit
+from ctx.core.llm.openai_wire import ChatResult
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
+Messages = list[dict[str, str]]
+BuildMessages = Callable[[list[Piece]], Messages]
+
+
+@dataclass
+class Reply:
+    """What a role call produced, by whom, and what the gate kept back."""
+
+    text: str
+    role: str
+    backend: str
+    model: str
+    withheld: int = 0
+    admitted: list[Piece] = field(default_factory=list)
+    latency_ms: float = 0.0
+    passed_over: list[str] = field(default_factory=list)
+
+    def about(self) -> dict[str, Any]:
+        return {
+            "backend": self.backend,
+            "model": self.model,
+            "withheld": self.withheld,
+            "latency_ms": round(self.latency_ms, 1),
+        }
+
+
+@dataclass
+class Attempt:
+    backend: Backend
+    client: Any
+    model: str
+    params: dict[str, Any]
+    admitted: list[Piece]
+    withheld: int
+
+
+def attempts(
+    app: App, role: str, pieces: Sequence[Piece] = (), *, need: int = 0
+) -> Iterator[Attempt]:
+    """The backends to try for ``role`` with what each may see. Raises ``NoBackend`` when the
+    chain is empty or no backend is trusted with enough of the pieces."""
+    pool = app.backends
+    chain = pool.chain(role)
+    if not chain:
+        raise NoBackend(role, pool.why_empty(role))
+    passed: list[str] = []
+    for backend in chain:
+        admitted, withheld = admit(backend.trust, pieces)
+        if len(admitted) < need:
+            passed.append(
+                f"{backend.name} (trust {backend.trust}) may see {len(admitted)} of "
+                f"{len(pieces)} sources"
+            )
+            continue
+        model, params = backend.model_for(role)
+        try:
+            client = pool.client(backend)
+        except ModelError as exc:
+            pool.failed(backend.name, exc.message)
+            passed.append(exc.message)
+            continue
+        yield Attempt(backend, client, model, params, admitted, withheld)
+    if passed:
+        raise NoBackend(role, "; ".join(passed))
+
+
+def _log(
+    app: App,
+    role: str,
+    a: Attempt,
+    operation: str,
+    started: float,
+    *,
+    error: ModelError | None = None,
+    result: ChatResult | None = None,
+    request: Any = None,
+) -> float:
+    latency = (time.perf_counter() - started) * 1000
+    record_call(
+        app,
+        CallRecord(
+            role=role,
+            backend=a.backend.name,
+            model=(result.model if result else None) or a.model,
+            operation=operation,
+            outcome=error.outcome if error else "ok",
+            latency_ms=latency,
+            error=error.message if error else None,
+            prompt_tokens=result.prompt_tokens if result else None,
+            completion_tokens=result.completion_tokens if result else None,
+            withheld=a.withheld,
+            request=request,
+            response=result.text if result else None,
+        ),
+        prune=app.backends.should_prune(),
+    )
+    return latency
+
+
+def _merged(params: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    # the row's params win: an operator who pins temperature means it
+    return {**(overrides or {}), **params}
+
+
+class ChainFailed(ModelError):
+    """Every backend of the chain was tried and failed."""
+
+
+def _exhausted(role: str, failures: list[str], passed: list[str]) -> ModelError:
+    return ChainFailed(f"{role}: every backend failed: " + "; ".join(failures + passed))
+
+
+def chat(
+    app: App,
+    role: str,
+    build: BuildMessages,
+    *,
+    pieces: Sequence[Piece] = (),
+    need: int = 0,
+    params: Mapping[str, Any] | None = None,
+) -> Reply:
+    """One whole answer from the first backend of ``role`` that gives one."""
+    failures: list[str] = []
+    passed: list[str] = []
+    try:
+        for a in attempts(app, role, pieces, need=need):
+            messages = build(a.admitted)
+            started = time.perf_counter()
+            try:
+                result = a.client.chat(a.model, messages, _merged(a.params, params))
+            except ModelError as exc:
+                _log(app, role, a, "chat", started, error=exc, request=messages)
+                app.backends.failed(a.backend.name, exc.message)
+                failures.append(exc.message)
+                continue
+            latency = _log(app, role, a, "chat", started, result=result, request=messages)
+            app.backends.succeeded(a.backend.name)
+            return Reply(result.text, role, a.backend.name, result.model or a.model,
+                         a.withheld, a.admitted, latency, passed)  # fmt: skip
+    except NoBackend as exc:
+        if not failures:
+            raise
+        passed.append(exc.reason)
+    raise _exhausted(role, failures, passed)
+
+
+def stream(
+    app: App,
+    role: str,
+    build: BuildMessages,
+    *,
+    pieces: Sequence[Piece] = (),
+    need: int = 0,
+    params: Mapping[str, Any] | None = None,
+) -> Iterator[str | Reply]:
+    """The answer's pieces as they arrive, then the ``Reply``. A backend that fails before its
+    first piece is replaced by the next; one that fails later ends the stream with its error."""
+    failures: list[str] = []
+    passed: list[str] = []
+    try:
+        for a in attempts(app, role, pieces, need=need):
+            messages = build(a.admitted)
+            started = time.perf_counter()
+            sent = False
+            try:
+                for item in a.client.stream_chat(a.model, messages, _merged(a.params, params)):
+                    if isinstance(item, ChatResult):
+                        latency = _log(app, role, a, "stream", started, result=item,
+                                       request=messages)  # fmt: skip
+                        app.backends.succeeded(a.backend.name)
+                        yield Reply(item.text, role, a.backend.name, item.model or a.model,
+                                    a.withheld, a.admitted, latency, passed)  # fmt: skip
+                        return
+                    sent = True
+                    yield item
+            except ModelError as exc:
+                _log(app, role, a, "stream", started, error=exc, request=messages)
+                app.backends.failed(a.backend.name, exc.message)
+                if sent:
+                    raise
+                failures.append(exc.message)
+                continue
+    except NoBackend as exc:
+        if not failures:
+            raise
+        passed.append(exc.reason)
+    raise _exhausted(role, failures, passed)
+
+
+def rerank(
+    app: App, query: str, pieces: Sequence[Piece], *, params: Mapping[str, Any] | None = None
+) -> tuple[list[float | None], Reply]:
+    """Raw scores from the rerank chain, one per piece (``None`` for a piece the backend may not
+    see); the pieces' values are the document texts."""
+    failures: list[str] = []
+    passed: list[str] = []
+    try:
+        for a in attempts(app, "rerank", pieces, need=1):
+            docs = [str(p.value) for p in a.admitted]
+            started = time.perf_counter()
+            try:
+                scores = a.client.rerank(a.model, query, docs, _merged(a.params, params))
+            except ModelError as exc:
+                _log(app, "rerank", a, "rerank", started, error=exc)
+                app.backends.failed(a.backend.name, exc.message)
+                failures.append(exc.message)
+                continue
+            latency = _log(app, "rerank", a, "rerank", started)
+            app.backends.succeeded(a.backend.name)
+            by_piece = {id(p): s for p, s in zip(a.admitted, scores, strict=True)}
+            out = [by_piece.get(id(p)) for p in pieces]
+            return out, Reply("", "rerank", a.backend.name, a.model, a.withheld, a.admitted,
+                              latency, passed)  # fmt: skip
+    except NoBackend as exc:
+        if not failures:
+            raise
+        passed.append(exc.reason)
+    raise _exhausted("rerank", failures, passed)
+
+
+def embed(app: App, texts: Sequence[Piece]) -> tuple[list[list[float]], Reply]:
+    """Vectors from the embed chain; every text must be visible to the backend."""
+    failures: list[str] = []
+    passed: list[str] = []
+    try:
+        for a in attempts(app, "embed", texts, need=len(texts)):
+            started = time.perf_counter()
+            try:
+                vectors = a.client.embed(a.model, [str(p.value) for p in a.admitted], a.params)
+            except ModelError as exc:
+                _log(app, "embed", a, "embed", started, error=exc)
+                app.backends.failed(a.backend.name, exc.message)
+                failures.append(exc.message)
+                continue
+            latency = _log(app, "embed", a, "embed", started)
+            app.backends.succeeded(a.backend.name)
+            return vectors, Reply("", "embed", a.backend.name, a.model, 0, a.admitted, latency)
+    except NoBackend as exc:
+        if not failures:
+            raise
+        passed.append(exc.reason)
+    raise _exhausted("embed", failures, passed)
+
+
+def available(app: App, role: str) -> str | None:
+    """None when ``role`` has a backend to try now, else why not."""
+    return None if app.backends.chain(role) else app.backends.why_empty(role)

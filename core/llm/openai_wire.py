@@ -1,0 +1,332 @@
+"""The OpenAI wire protocol, spoken to llama.cpp, vLLM, Ollama and OpenAI-compatible clouds.
+
+``/v1/chat/completions`` (whole answers and SSE streams), ``/v1/embeddings`` and the Cohere/Jina
+``/v1/rerank``. Every request goes through one pooled ``httpx.Client`` owned by the backend pool,
+with its timeouts from the settings; every answer is checked against the wire format before it is
+used. A stream that breaks off, sends garbage or never ends is an error with a clear message
+(``InvalidResponse``, ``ModelTimeout``), never a hang.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout
+from ctx.core.llm.sse import sse_events
+
+RESERVED = frozenset({"model", "messages", "stream", "input", "query", "documents"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """``connect``/``read``: seconds to connect and between two reads (two stream events);
+    ``total``: seconds a whole call may take; ``max_chars``: the longest answer accepted."""
+
+    connect: float = 5.0
+    read: float = 120.0
+    total: float = 300.0
+    max_chars: int = 200_000
+
+
+@dataclass
+class ChatResult:
+    text: str
+    model: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None
+
+
+def endpoint(base_url: str, path: str) -> str:
+    """``path`` (``/v1/...``) under a base URL given with or without its ``/v1``."""
+    base = base_url.rstrip("/")
+    if base.endswith("/v1"):
+        base = base[:-3]
+    return base + path
+
+
+def _detail(body: bytes) -> str:
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return body[:200].decode("utf-8", "replace") or "no body"
+    error = parsed.get("error", parsed) if isinstance(parsed, dict) else parsed
+    if isinstance(error, dict) and "message" in error:
+        return str(error["message"])[:300]
+    return str(error)[:300]
+
+
+class OpenAIClient:
+    """One backend's endpoints; thread-safe (the shared ``httpx.Client`` is)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        http: httpx.Client,
+        limits: Limits,
+        api_key: str | None = None,
+        name: str = "",
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ModelError(f"backend {name or base_url!r}: base_url must be an http(s) URL")
+        self.base_url = base_url
+        self.name = name or base_url
+        self.http = http
+        self.limits = limits
+        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+
+    # -- requests --------------------------------------------------------------------------------
+
+    @contextmanager
+    def _open(self, path: str, payload: Mapping[str, Any]) -> Iterator[httpx.Response]:
+        url = endpoint(self.base_url, path)
+        lim = self.limits
+        timeout = httpx.Timeout(lim.read, connect=lim.connect)
+        try:
+            with self.http.stream(
+                "POST", url, json=payload, headers=self.headers, timeout=timeout
+            ) as response:
+                if response.status_code != 200:
+                    body = self._read(response, time.monotonic() + lim.read, 64_000)
+                    raise ModelError(
+                        f"{self.name} answered HTTP {response.status_code} on {path}: "
+                        f"{_detail(body)}"
+                    )
+                yield response
+        except httpx.TimeoutException as exc:
+            raise ModelTimeout(
+                f"{self.name} did not answer {path} within {lim.read:g} s "
+                f"({type(exc).__name__}); raise llm.read_timeout or check the server's load"
+            ) from None
+        except httpx.HTTPError as exc:
+            raise ModelError(
+                f"{self.name} broke off {path} ({type(exc).__name__}: {exc}); check base_url "
+                "and that the server is running"
+            ) from None
+
+    def _read(self, response: httpx.Response, deadline: float, cap: int) -> bytes:
+        parts: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            parts.append(chunk)
+            size += len(chunk)
+            if size > cap:
+                raise InvalidResponse(f"{self.name} sent more than {cap} bytes; refused")
+            if time.monotonic() > deadline:
+                raise ModelTimeout(
+                    f"{self.name} took longer than {self.limits.total:g} s to answer "
+                    "(llm.total_timeout)"
+                )
+        return b"".join(parts)
+
+    def _post_json(self, path: str, payload: Mapping[str, Any]) -> Any:
+        deadline = time.monotonic() + self.limits.total
+        with self._open(path, payload) as response:
+            body = self._read(response, deadline, max(self.limits.max_chars * 8, 8 << 20))
+        try:
+            return json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            raise InvalidResponse(
+                f"{self.name} answered {path} with something that is not JSON: {body[:120]!r}"
+            ) from None
+
+    # -- chat ------------------------------------------------------------------------------------
+
+    def _chat_payload(
+        self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        extra = {k: v for k, v in params.items() if k not in RESERVED}
+        return {"model": model, "messages": list(messages), **extra}
+
+    def chat(
+        self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
+    ) -> ChatResult:
+        body = self._post_json("/v1/chat/completions", self._chat_payload(model, messages, params))
+        try:
+            choice = body["choices"][0]
+            text = choice["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise InvalidResponse(
+                f"{self.name} sent a chat answer without choices[0].message.content"
+            ) from None
+        if not isinstance(text, str):
+            raise InvalidResponse(f"{self.name} sent a chat answer whose content is not text")
+        if len(text) > self.limits.max_chars:
+            raise InvalidResponse(f"{self.name} sent an answer over {self.limits.max_chars} chars")
+        usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+        return ChatResult(
+            text=text,
+            model=str(body.get("model") or model),
+            prompt_tokens=_int(usage.get("prompt_tokens")),
+            completion_tokens=_int(usage.get("completion_tokens")),
+            finish_reason=choice.get("finish_reason"),
+        )
+
+    def stream_chat(
+        self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
+    ) -> Iterator[str | ChatResult]:
+        """The answer's text pieces as they arrive, then one ``ChatResult`` with the whole."""
+        payload = self._chat_payload(model, messages, params)
+        payload.update(stream=True, stream_options={"include_usage": True})
+        deadline = time.monotonic() + self.limits.total
+        pieces: list[str] = []
+        size = 0
+        finish: str | None = None
+        usage: dict[str, Any] = {}
+        done = False
+        with self._open("/v1/chat/completions", payload) as response:
+            try:
+                for data in sse_events(response.iter_lines()):
+                    if time.monotonic() > deadline:
+                        raise ModelTimeout(
+                            f"{self.name}'s stream did not end within {self.limits.total:g} s "
+                            "(llm.total_timeout)"
+                        )
+                    if data.strip() == "[DONE]":
+                        done = True
+                        break
+                    event = _event(data, self.name)
+                    if isinstance(event.get("usage"), dict):
+                        usage = event["usage"]
+                    for choice in event.get("choices") or []:
+                        if not isinstance(choice, dict):
+                            raise InvalidResponse(f"{self.name} sent a malformed stream chunk")
+                        delta = choice.get("delta") or {}
+                        content = delta.get("content") if isinstance(delta, dict) else None
+                        if isinstance(content, str) and content:
+                            size += len(content)
+                            if size > self.limits.max_chars:
+                                raise InvalidResponse(
+                                    f"{self.name}'s stream ran past {self.limits.max_chars} "
+                                    "characters; stopped"
+                                )
+                            pieces.append(content)
+                            yield content
+                        if choice.get("finish_reason"):
+                            finish = str(choice["finish_reason"])
+            except httpx.TimeoutException:
+                raise ModelTimeout(
+                    f"{self.name}'s stream stalled: nothing for {self.limits.read:g} s "
+                    "(llm.read_timeout)"
+                ) from None
+            except httpx.HTTPError as exc:
+                raise InvalidResponse(
+                    f"{self.name}'s stream broke off ({type(exc).__name__}) after {size} characters"
+                ) from None
+        if not done and finish is None:
+            raise InvalidResponse(
+                f"{self.name}'s stream ended before the answer was complete (no finish_reason, "
+                f"no [DONE]) after {size} characters"
+            )
+        yield ChatResult(
+            text="".join(pieces),
+            model=model,
+            prompt_tokens=_int(usage.get("prompt_tokens")),
+            completion_tokens=_int(usage.get("completion_tokens")),
+            finish_reason=finish,
+        )
+
+    # -- embeddings and rerank -------------------------------------------------------------------
+
+    def embed(
+        self, model: str, texts: Sequence[str], params: Mapping[str, Any]
+    ) -> list[list[float]]:
+        extra = {k: v for k, v in params.items() if k not in RESERVED}
+        body = self._post_json(
+            "/v1/embeddings",
+            {"model": model, "input": list(texts), "encoding_format": "float", **extra},
+        )
+        data = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(data, list) or len(data) != len(texts):
+            raise InvalidResponse(
+                f"{self.name} sent an embeddings answer without one vector per text"
+            )
+        rows: list[list[float] | None] = [None] * len(texts)
+        for position, item in enumerate(data):
+            index = item.get("index", position) if isinstance(item, dict) else None
+            vector = item.get("embedding") if isinstance(item, dict) else None
+            if not isinstance(index, int) or not 0 <= index < len(texts) or rows[index] is not None:
+                raise InvalidResponse(f"{self.name}: embedding {position} has a bad index")
+            if not isinstance(vector, list) or not all(isinstance(v, int | float) for v in vector):
+                raise InvalidResponse(f"{self.name}: embedding {position} is not a list of numbers")
+            rows[index] = [float(v) for v in vector]
+        return [r for r in rows if r is not None]
+
+    def rerank(
+        self, model: str, query: str, documents: Sequence[str], params: Mapping[str, Any]
+    ) -> list[float]:
+        """One raw relevance score per document, in the order given. The server's list is sorted
+        by score (and may be trimmed), so it is realigned strictly by each result's ``index``,
+        and every document must be covered exactly once."""
+        extra = {k: v for k, v in params.items() if k not in RESERVED}
+        body = self._post_json(
+            "/v1/rerank",
+            {"model": model, "query": query, "documents": list(documents),
+             "top_n": len(documents), **extra},
+        )  # fmt: skip
+        results = body.get("results") if isinstance(body, dict) else None
+        if not isinstance(results, list):
+            raise InvalidResponse(f'{self.name} sent a rerank answer without a "results" list')
+        scores: list[float | None] = [None] * len(documents)
+        for item in results:
+            index = item.get("index") if isinstance(item, dict) else None
+            score = item.get("relevance_score") if isinstance(item, dict) else None
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise InvalidResponse(f"{self.name}: a rerank result has no integer index")
+            if not 0 <= index < len(documents):
+                raise InvalidResponse(
+                    f"{self.name}: rerank index {index} is outside 0..{len(documents) - 1}"
+                )
+            if scores[index] is not None:
+                raise InvalidResponse(f"{self.name}: rerank index {index} appears twice")
+            if not isinstance(score, int | float) or isinstance(score, bool) or score != score:
+                raise InvalidResponse(f"{self.name}: rerank result {index} has no numeric score")
+            scores[index] = float(score)
+        missing = [i for i, s in enumerate(scores) if s is None]
+        if missing:
+            raise InvalidResponse(
+                f"{self.name}: the rerank answer leaves out document(s) {missing[:5]}"
+            )
+        return [float(s) for s in scores if s is not None]
+
+    def ping(self) -> Any:
+        """``GET /v1/models``: reachability without spending tokens."""
+        try:
+            response = self.http.get(
+                endpoint(self.base_url, "/v1/models"),
+                headers=self.headers,
+                timeout=httpx.Timeout(self.limits.read, connect=self.limits.connect),
+            )
+        except httpx.HTTPError as exc:
+            raise ModelError(f"{self.name} is unreachable ({type(exc).__name__}: {exc})") from None
+        if response.status_code != 200:
+            raise ModelError(f"{self.name} answered HTTP {response.status_code} on /v1/models")
+        return response.json()
+
+
+def _event(data: str, name: str) -> dict[str, Any]:
+    try:
+        event = json.loads(data)
+    except ValueError:
+        raise InvalidResponse(
+            f"{name} sent a stream event that is not JSON: {data[:80]!r}"
+        ) from None
+    if not isinstance(event, dict):
+        raise InvalidResponse(f"{name} sent a stream event that is not an object")
+    if "error" in event:
+        error = event["error"]
+        message = error.get("message") if isinstance(error, dict) else error
+        raise ModelError(f"{name} reported an error in its stream: {str(message)[:300]}")
+    return event
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

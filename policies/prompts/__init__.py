@@ -1,0 +1,1 @@
+"""Prompt templates, one file per prompt and version (``<name>.<version>.md``, Jinja syntax)."""
