@@ -19,7 +19,7 @@ from typing import Any
 import pluggy
 import psycopg
 
-from ctx.core.access import load_seal_key
+from ctx.core.access import load_seal_key, reveal_secret
 from ctx.core.blocks import BlockTypeSpec, load_types, registered_types, seed_types
 from ctx.core.embed import (
     EmbedderCache,
@@ -42,6 +42,7 @@ from ctx.core.runtime import (
     apply_migrations,
     default_home,
     job_handlers,
+    secret_reference,
 )
 from ctx.core.temporal import TemporalParser, parser_from_host
 from ctx.core.tools import Tool, registered_tools
@@ -90,6 +91,16 @@ class App:
     def seal_key(self) -> bytes:
         """The key secrets are sealed with (``CTX_SEAL_KEY`` or ``$CTX_HOME/secret.key``)."""
         return load_seal_key(self.home, self.environ)
+
+    def secret_setting(self, key: str) -> str:
+        """A secret setting's value: from the environment, or the sealed secret its database
+        value references (``secret:<name>``); empty when unset."""
+        value, source = self.settings.resolve(key)
+        name = secret_reference(value) if source == "database" else None
+        if name is None:
+            return str(value or "")
+        with self.connection() as conn:
+            return reveal_secret(conn, self.seal_key, name)
 
     @cached_property
     def temporal_parser(self) -> TemporalParser:

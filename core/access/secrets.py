@@ -23,7 +23,7 @@ import psycopg
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ctx.core.errors import ConfigError, NotFound, ValidationError
+from ctx.core.errors import ConfigError, Conflict, NotFound, ValidationError
 from ctx.core.text import text_problem
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
@@ -120,10 +120,25 @@ def list_secrets(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
+def _in_use(conn: psycopg.Connection[Any], name: str) -> Conflict:
+    rows = conn.execute(
+        "SELECT name FROM context_backends WHERE secret = %s ORDER BY name", (name,)
+    ).fetchall()
+    users = ", ".join(r["name"] for r in rows) or "?"
+    return Conflict(f"secret {name} is used by backend(s) {users}; change them first", field="name")
+
+
 def delete_secret(conn: psycopg.Connection[Any], name: str) -> dict[str, Any]:
+    """Delete a secret; one a backend still uses is refused (409) with the backends named."""
     check_secret_name(name)
-    row = conn.execute("DELETE FROM context_secrets WHERE name = %s RETURNING name", (name,))
-    if row.fetchone() is None:
+    try:
+        with conn.transaction():  # a savepoint: the names can still be read after a refusal
+            row = conn.execute(
+                "DELETE FROM context_secrets WHERE name = %s RETURNING name", (name,)
+            ).fetchone()
+    except (psycopg.errors.RestrictViolation, psycopg.errors.ForeignKeyViolation):
+        raise _in_use(conn, name) from None
+    if row is None:
         raise NotFound(f"no secret {name!r}")
     return {"name": name, "deleted": True}
 

@@ -1,11 +1,16 @@
-"""The blocks capability's own settings."""
+"""The blocks capability's own settings, and its write events (``NOTIFY ctx_events``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from ctx.core.blocks.events import announce_block_written
 from ctx.core.hookspecs import hookimpl
 from ctx.core.runtime import Setting
+
+if TYPE_CHECKING:
+    from ctx.core.app import App
 
 
 @hookimpl
@@ -20,3 +25,8 @@ def register_settings(register: Callable[[Setting], None]) -> None:
             maximum=100,
         )
     )
+
+
+@hookimpl
+def on_block_written(app: App, block: dict[str, Any], action: str) -> None:
+    announce_block_written(app, block, action)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
@@ -60,6 +62,45 @@ class Client:
             ) from exc
         return dict(body)
 
+    def events(self, path: str, body: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """POST ``body`` and yield the server-sent events of the answer as ``(event, data)``."""
+        if not self.key:
+            raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
+        timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10))
+        try:
+            with httpx.stream(
+                "POST", self.url + path, json=body, timeout=timeout,
+                headers={"X-Context-Key": self.key, "Accept": "text/event-stream"},
+            ) as response:  # fmt: skip
+                if response.status_code >= 400:
+                    response.read()
+                    self._raise_for(response)
+                name, data = "message", list[str]()
+                for line in response.iter_lines():
+                    if not line:
+                        if data:
+                            yield name, _json_event("\n".join(data))
+                        name, data = "message", []
+                    elif line.startswith("event:"):
+                        name = line[6:].strip()
+                    elif line.startswith("data:"):
+                        data.append(line[5:].lstrip())
+        except httpx.HTTPError as exc:
+            raise ClientError(
+                f"lost the answer stream from {self.url} ({exc.__class__.__name__}); "
+                "is the server still running?"
+            ) from exc
+
+    def _raise_for(self, response: httpx.Response) -> None:
+        try:
+            data = response.json()
+        except ValueError:
+            data = {"message": response.text[:200]}
+        message = data.get("message") or f"HTTP {response.status_code}"
+        if response.status_code == 401:
+            message += " (check CTX_API_KEY)"
+        raise ClientError(message)
+
     def request(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         if not self.key:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
@@ -76,13 +117,18 @@ class Client:
                 f"cannot reach ctx at {self.url} ({exc.__class__.__name__}); "
                 "start it with `ctx serve` or set CTX_URL"
             ) from exc
+        if response.status_code >= 400:
+            self._raise_for(response)
         try:
             data = response.json()
         except ValueError:
             data = {"message": response.text[:200]}
-        if response.status_code >= 400:
-            message = data.get("message") or f"HTTP {response.status_code}"
-            if response.status_code == 401:
-                message += " (check CTX_API_KEY)"
-            raise ClientError(message)
         return dict(data)
+
+
+def _json_event(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise ClientError(f"the server sent an event that is not JSON: {text[:80]!r}") from None
+    return value if isinstance(value, dict) else {"value": value}

@@ -150,19 +150,70 @@ def query(
     category: CategoryFilter = None,
     tags: TagsFilter = "",
     explain: Annotated[bool, typer.Option("--explain", help="Rank and score per channel.")] = False,
+    answer: Annotated[
+        bool | None,
+        typer.Option(
+            "--answer/--no-answer",
+            help="Answer from the sources (default: when a synthesis backend exists).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Hybrid retrieval (dense + English/German full-text + title trigrams, fused with RRF)."""
+    """Hybrid retrieval (dense + English/German full-text + title trigrams, fused with RRF), and
+    an answer with cited sources when a synthesis backend exists, streamed as it is written."""
     body: dict[str, Any] = {
         "query": text,
         "limit": limit,
         "category": category,
         "tags": comma_list(tags),
         "explain": explain,
+        "synthesize": "auto" if answer is None else answer,
     }
-    result = Client().post("/api/query", body)
+    client = Client(timeout=600)
     if as_json:
-        dump_json(result)
+        dump_json(client.post("/api/query", body))
+        return
+    if answer is False:
+        _print_sources(client.post("/api/query", body), explain)
+        return
+    result: dict[str, Any] = {}
+    streamed: list[str] = []
+    for event, data in client.events("/api/query/stream", body):
+        if event == "sources":
+            result = data
+        elif event == "token":
+            console.out(data.get("text", ""), end="", highlight=False)
+            streamed.append(data.get("text", ""))
+        elif event == "answer":
+            _print_answer(data, "".join(streamed))
+            result["warnings"] = data.get("warnings", result.get("warnings", []))
+            result["confidence"] = data.get("confidence", result.get("confidence"))
+        elif event == "error":
+            if streamed:
+                console.out("")
+            console.print(f"warning: {data.get('message', 'the answer failed')}", markup=False)
+    _print_sources(result, explain)
+
+
+def _print_answer(data: dict[str, Any], streamed: str) -> None:
+    """The end of a streamed answer: the checked text where it differs from what was streamed
+    (a citation that cited nothing was removed), then what the answer cites."""
+    if "answer" not in data:
+        return
+    if not streamed:
+        console.print(data["answer"], markup=False, highlight=False)
+    else:
+        console.out("")
+        if data["answer"] != streamed.strip():
+            console.print(f"(checked) {data['answer']}", markup=False, highlight=False)
+    cited = ", ".join(f"[{c['n']}] {c['title']}" for c in data.get("citations", []))
+    if cited:
+        console.print(f"cited: {cited}", markup=False, highlight=False)
+    console.print()
+
+
+def _print_sources(result: dict[str, Any], explain: bool) -> None:
+    if not result:
         return
     console.print(
         f"{result['confidence']} · {result['language']['language']} · {result['took_ms']} ms",

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def build_cli(app: App) -> typer.Typer:
-    from ctx.core.cli import admin, data, embed, hooks, mcp, secrets, temporal
+    from ctx.core.cli import admin, backends, data, embed, hooks, mcp, secrets, temporal
 
     cli = typer.Typer(
         name="ctx",
@@ -41,6 +41,7 @@ def build_cli(app: App) -> typer.Typer:
     )
     cli.callback()(_root)
     admin.register(cli)
+    backends.register(cli)
     data.register(cli)
     embed.register(cli)
     hooks.register(cli)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ctx.core import access
+from ctx.core import access, llm
 from ctx.core.cli.common import JsonOpt, console, dump_json, opened_app, read_stdin_text, table
 
 secrets_app = typer.Typer(
@@ -34,13 +34,16 @@ def secrets_set(
 
 @secrets_app.command("list")
 def secrets_list(as_json: JsonOpt = False) -> None:
-    """Names, the key that sealed each and when it was set (never a value)."""
+    """Names, the key that sealed each, when it was set and the backends that use it (never a
+    value)."""
     with opened_app() as app, app.connection() as conn:
-        rows = access.list_secrets(conn)
+        refs = llm.secret_references(conn)
+        rows = [{**r, "references": refs.get(r["name"], [])} for r in access.list_secrets(conn)]
     if as_json:
         dump_json(rows)
     else:
-        table(rows, ["name", "key_id", "updated_at", "updated_by"])
+        shown = [{**r, "references": ", ".join(r["references"]) or "-"} for r in rows]
+        table(shown, ["name", "key_id", "updated_at", "updated_by", "references"])
 
 
 @secrets_app.command("delete")

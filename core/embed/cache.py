@@ -29,7 +29,7 @@ class EmbedderCache:
     def build(self, provider: str, options: dict[str, Any]) -> Embedder:
         """A new embedder; the secret comes from the settings, never from stored options."""
         opts = dict(options)
-        secret = self.app.settings["embed.api_key"]
+        secret = self.app.secret_setting("embed.api_key")
         if secret:
             opts["api_key"] = secret
         return create_embedder(self.app.embedder_factories, provider, opts)

@@ -6,6 +6,7 @@ backends a role may use; ``calls`` walks that chain with the trust gate in front
 and logs each attempt.
 """
 
+from ctx.core.llm.answers import first_json, strip_reasoning
 from ctx.core.llm.backends import (
     ROLES,
     Backend,
@@ -53,6 +54,7 @@ __all__ = [
     "create_backend",
     "delete_backend",
     "embed",
+    "first_json",
     "get_backend",
     "list_backends",
     "log_summary",
@@ -65,5 +67,6 @@ __all__ = [
     "rerank",
     "secret_references",
     "stream",
+    "strip_reasoning",
     "update_backend",
 ]

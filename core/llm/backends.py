@@ -181,7 +181,7 @@ def _check(conn: psycopg.Connection[Any], b: Backend, kinds: Mapping[str, Any]) 
                 f"kind {b.kind!r} cannot serve {extra}; it serves {', '.join(served)}",
                 field="roles",
             )
-    if b.kind == "openai" and not b.base_url.startswith(("http://", "https://")):
+    if getattr(kind, "needs_url", True) and not b.base_url.startswith(("http://", "https://")):
         raise ValidationError("base_url must be an http:// or https:// URL", field="base_url")
     for role in b.roles:
         if not b.model_for(role)[0]:

@@ -15,13 +15,20 @@ BackendFactory = Callable[[Mapping[str, Any]], Any]
 
 @dataclass(frozen=True)
 class BackendKind:
-    """``factory(row)`` returns a client for one backend row (a plain dict: base URL, model map,
-    options); ``roles`` lists the roles the kind can serve (synthesis, embed, rerank, ...)."""
+    """``factory(row)`` returns a client for one backend row (a plain dict: the row's fields, plus
+    ``api_key`` (the opened secret or None), ``http`` (the shared pooled ``httpx.Client``) and
+    ``limits`` (timeouts from the settings)); ``roles`` lists the roles the kind can serve
+    (empty: any); ``needs_url`` says whether rows must give an http(s) base URL.
+
+    The client offers what its roles need: ``chat(model, messages, params)`` and
+    ``stream_chat(...)`` for the chat roles, ``embed(model, texts, params)``,
+    ``rerank(model, query, documents, params)``; failures raise ``ModelError``."""
 
     name: str
     factory: BackendFactory
     roles: tuple[str, ...] = ()
     description: str = ""
+    needs_url: bool = True
 
 
 def _check_kind(kind: BackendKind) -> str | None:

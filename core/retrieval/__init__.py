@@ -22,21 +22,38 @@ from ctx.core.retrieval.pipeline import (
     query,
     run_pipeline,
 )
-from ctx.core.retrieval.rerank import Reranker, RerankerFactory, reranker_factories
+from ctx.core.retrieval.rerank import (
+    GatedReranker,
+    Reranker,
+    RerankerFactory,
+    RerankResult,
+    RerankUnavailable,
+    reranker_factories,
+)
+from ctx.core.retrieval.reranking import RERANK_STAGE, BackendsReranker
 from ctx.core.retrieval.schemas import QueryRequest, QueryResponse, Source, StageTrace
 from ctx.core.retrieval.stages import BUILTIN_STAGES
+from ctx.core.retrieval.synthesis import query_with_answer
+from ctx.core.retrieval.temporal_llm import calendar_table, resolve_with_llm
+from ctx.core.retrieval.translation import TRANSLATE_STAGE, clean_translation
 
 __all__ = [
     "BUILTIN_STAGES",
     "CHANNELS",
+    "RERANK_STAGE",
     "SCORE_LABELS",
+    "TRANSLATE_STAGE",
+    "BackendsReranker",
     "Candidate",
     "Channel",
+    "GatedReranker",
     "LanguageGuess",
     "QueryRequest",
     "QueryResponse",
     "QueryRun",
     "QueryStage",
+    "RerankResult",
+    "RerankUnavailable",
     "Reranker",
     "RerankerFactory",
     "Source",
@@ -44,13 +61,17 @@ __all__ = [
     "StageTrace",
     "build_pipeline",
     "by_score",
+    "calendar_table",
     "candidates_from_rows",
     "channel_weights",
     "classify",
+    "clean_translation",
     "detect_german",
     "fuse",
     "query",
+    "query_with_answer",
     "reranker_factories",
+    "resolve_with_llm",
     "rrf_arguments",
     "rrf_sql",
     "run_pipeline",

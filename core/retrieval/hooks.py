@@ -7,13 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.hookspecs import hookimpl
 from ctx.core.retrieval.pipeline import QueryStage
+from ctx.core.retrieval.rerank import RerankerFactory
+from ctx.core.retrieval.reranking import BUILTIN_RERANKER, RERANK_STAGE, backends_reranker
 from ctx.core.retrieval.settings import SETTINGS, THRESHOLDS_ORDERED
 from ctx.core.retrieval.stages import BUILTIN_STAGES
+from ctx.core.retrieval.synthesis import SYNTHESIS_STAGE
 from ctx.core.retrieval.term_stats import (
     SCOPE_TERM_JOBS,
     queue_refresh,
     queue_refresh_after_delete,
 )
+from ctx.core.retrieval.translation import TRANSLATE_STAGE
 from ctx.core.runtime import JobHandler, Setting, SettingCheck
 
 if TYPE_CHECKING:
@@ -32,6 +36,14 @@ def register_settings(register: Callable[[Setting | SettingCheck], None]) -> Non
 def register_query_stages(register: Callable[[QueryStage], None]) -> None:
     for stage in BUILTIN_STAGES:
         register(stage)
+    register(TRANSLATE_STAGE)
+    register(RERANK_STAGE)
+    register(SYNTHESIS_STAGE)
+
+
+@hookimpl
+def register_rerankers(register: Callable[[str, RerankerFactory], None]) -> None:
+    register(BUILTIN_RERANKER, backends_reranker)
 
 
 @hookimpl

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -214,12 +214,8 @@ def _run_stage(stage: QueryStage, run: QueryRun, candidates: list[Candidate]) ->
     return out
 
 
-def query(app: App, who: Principal, request: QueryRequest) -> dict[str, Any]:
-    """The whole query path: the response of ``/api/query``, the MCP ``query`` tool and the CLI."""
-    started = time.perf_counter()
-    run, _ = run_pipeline(app, who, request)
-    took = round((time.perf_counter() - started) * 1000, 1)
-    log.debug("query stages", extra={"stages": run.trace, "duration_ms": took})
+def _response(run: QueryRun, took: float) -> dict[str, Any]:
+    request = run.request
     response: dict[str, Any] = {
         "query": request.query,
         "confidence": run.confidence,
@@ -234,3 +230,27 @@ def query(app: App, who: Principal, request: QueryRequest) -> dict[str, Any]:
     if request.explain:
         response["stages"] = run.trace
     return response
+
+
+def query(app: App, who: Principal, request: QueryRequest) -> dict[str, Any]:
+    """The whole query path: the response of ``/api/query``, the MCP ``query`` tool and the CLI."""
+    started = time.perf_counter()
+    run, _ = run_pipeline(app, who, request)
+    took = round((time.perf_counter() - started) * 1000, 1)
+    log.debug("query stages", extra={"stages": run.trace, "duration_ms": took})
+    return _response(run, took)
+
+
+def query_stream(
+    app: App,
+    who: Principal,
+    request: QueryRequest,
+    answer: Callable[[QueryRun], Iterator[tuple[str, dict[str, Any]]]],
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The query path with its answer streamed: ``("sources", response without the answer)``
+    first, then what ``answer(run)`` yields (tokens, then the checked answer)."""
+    started = time.perf_counter()
+    run, _ = run_pipeline(app, who, request, skip=("synthesis",))
+    took = round((time.perf_counter() - started) * 1000, 1)
+    yield "sources", _response(run, took)
+    yield from answer(run)

@@ -21,8 +21,16 @@ class QueryRequest(Strict):
     exclude_types: list[str] = Field(default_factory=list)
     scopes: list[str] | None = None
     explain: bool = False
+    rerank: bool | None = Field(
+        default=None, description="Rerank the top candidates (default: the query.rerank setting)."
+    )
     now: IsoDate | None = Field(
         default=None, description="Reference day for relative times (default: today)."
+    )
+    synthesize: bool | Literal["auto"] = Field(
+        default=False,
+        description="Answer from the sources with a synthesis backend (true), or only when one "
+        "exists (auto); false returns sources only.",
     )
 
     @field_validator("exclude_ids")
@@ -55,6 +63,12 @@ class Source(BaseModel):
     )
 
 
+class Citation(BaseModel):
+    n: int
+    id: str
+    title: str
+
+
 class StageTrace(BaseModel):
     name: str
     ms: float
@@ -77,3 +91,14 @@ class QueryResponse(BaseModel):
     candidates: int
     took_ms: float
     stages: list[StageTrace] | None = Field(default=None, description="With explain only.")
+    answer: str | None = Field(
+        default=None, description="With synthesize: the answer, citing sources as [n]."
+    )
+    citations: list[Citation] | None = Field(
+        default=None, description="With synthesize: each cited number and its block."
+    )
+    synthesis: dict[str, Any] | None = Field(
+        default=None,
+        description="With synthesize: backend, model, latency, sources sent and withheld; or why "
+        "there is no answer (skipped, failed).",
+    )

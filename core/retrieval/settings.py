@@ -21,6 +21,42 @@ def _limit(key: str, default: int, channel: str) -> Setting:
 
 
 SETTINGS = [
+    Setting(
+        "query.prompt_version",
+        str,
+        "v1",
+        "Synthesis prompt: the version of policies/prompts/synthesis.<version>.md to use.",
+    ),
+    Setting(
+        "query.source_chars",
+        int,
+        1500,
+        "Characters of each source the synthesis model sees (cut on a character boundary).",
+        minimum=100,
+        maximum=100_000,
+    ),
+    Setting(
+        "query.answer_max_tokens",
+        int,
+        512,
+        "Most tokens a synthesised answer may take.",
+        minimum=16,
+        maximum=32_000,
+    ),
+    Setting(
+        "query.translate",
+        bool,
+        True,
+        "Search a German query with its English translation by the translate chain (the "
+        "answer still uses the original query). Needs a backend with the translate role.",
+    ),
+    Setting(
+        "query.temporal_llm",
+        bool,
+        True,
+        "Ask the translate chain for the time a query names when the temporal rules find none "
+        "but the query is about time.",
+    ),
     _weight("query.weight_dense", 0.45, "dense (vector)"),
     _weight("query.weight_fts_en", 0.25, "English full-text"),
     _weight("query.weight_fts_de", 0.20, "German full-text"),
@@ -103,6 +139,40 @@ SETTINGS = [
         0.001,
         "Best score below which nothing relevant was found (then at most 2 sources are "
         "returned up to the confident threshold).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.rerank",
+        bool,
+        False,
+        "Re-order the top candidates with a reranker (a request may ask with rerank: true or "
+        "false). Off: a reorderer cannot surface what fusion missed, and the seed measured it "
+        "net zero to negative on latent gold.",
+    ),
+    Setting(
+        "query.reranker",
+        str,
+        "backends",
+        "The reranker by name (register_rerankers). 'backends': the rerank chain of the model "
+        "backends, or the synthesis chain as a judge when no backend has the rerank role.",
+    ),
+    Setting(
+        "query.rerank_max_docs",
+        int,
+        50,
+        "Top candidates sent to the reranker (title and 2,048 characters each); the rest follow "
+        "in fusion order.",
+        minimum=1,
+        maximum=50,
+    ),
+    Setting(
+        "query.rerank_weight",
+        float,
+        0.5,
+        "Blend w * reranker relevance + (1 - w) * fusion score / best. 0.5 is the seed's "
+        "production advice (never the final arbiter); its code default 1.0 is pure reranker "
+        "order, 0 keeps fusion order.",
         minimum=0.0,
         maximum=1.0,
     ),

@@ -19,6 +19,7 @@ from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
 from ctx.core.retrieval.language import detect_german
 from ctx.core.retrieval.pipeline import QueryRun, QueryStage
 from ctx.core.retrieval.sources import fetch_sources
+from ctx.core.retrieval.temporal_llm import apply_fallback
 from ctx.core.temporal import date_query, extract_pending, gravity_factors
 
 log = logging.getLogger("ctx.retrieval")
@@ -38,8 +39,10 @@ def language(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def temporal(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
-    """Resolve the time the query names; extract the caller's pending blocks first if it does."""
+    """Resolve the time the query names (rules, then the model when they find none); extract the
+    caller's pending blocks first if it does."""
     q.temporal = q.app.temporal_parser.parse(q.request.query, now=q.request.now)
+    q.temporal = apply_fallback(q, q.temporal)  # the translate chain, when the rules found none
     if q.temporal.matched:
         q.note(matcher=q.temporal.matcher, extracted_inline=extract_pending(q.app, q.scopes))
     return candidates
@@ -59,7 +62,9 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     except Exception as exc:
         q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); they are found by text")
     try:
-        vector = q.app.embedders.for_generation(q.generation).embed_query(q.search_text or q.request.query)
+        vector = q.app.embedders.for_generation(q.generation).embed_query(
+            q.search_text or q.request.query
+        )
         q.embedding = vector_literal(vector)
     except Exception as exc:
         log.warning("query embedding failed: %s", error_text(exc, str))
@@ -67,12 +72,20 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     return candidates
 
 
+def _text_query(q: QueryRun) -> str:
+    """The text channels search the query and, when it was translated, the translation too:
+    German blocks keep matching the German words, English blocks match the translation."""
+    if q.search_text and q.search_text != q.request.query:
+        return f"{q.request.query} {q.search_text}"
+    return q.request.query
+
+
 def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """Weighted RRF over every channel in one SQL call (``ctx_rrf``)."""
     req = q.request
     return fuse(
         q.app,
-        query=q.search_text or req.query,
+        query=_text_query(q),
         scopes=q.scopes,
         weights=q.weights,
         embedding=q.embedding,
@@ -100,7 +113,7 @@ def thresholds(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """The confidence class from the best score; drop what falls under the floor."""
     s = q.app.settings
     q.considered = len(candidates)
-    best = candidates[0].score if candidates else 0.0
+    best = max((c.score for c in candidates), default=0.0)  # rerank may reorder
     scale = threshold_scale(int(s["query.rrf_k"]))
     floor = float(s["query.score_threshold"]) * scale
     q.confidence = classify(best, float(s["query.confident_threshold"]) * scale, floor)

@@ -46,7 +46,13 @@ if TYPE_CHECKING:
         unique_by_name,
     )
     from ctx.core.runtime.setting_writes import set_setting, unset_setting
-    from ctx.core.runtime.settings import Registry, Setting, SettingCheck, Settings
+    from ctx.core.runtime.settings import (
+        Registry,
+        Setting,
+        SettingCheck,
+        Settings,
+        secret_reference,
+    )
     from ctx.core.runtime.worker import Worker
 
 __all__ = [
@@ -91,6 +97,7 @@ __all__ = [
     "run_batch",
     "run_kind",
     "running_for_scopes",
+    "secret_reference",
     "set_setting",
     "unique_by_name",
     "unset_setting",

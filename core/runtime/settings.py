@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +21,15 @@ from ctx.core.errors import ConfigError, ValidationError
 from ctx.core.text import text_problem
 
 SettingType = type[int] | type[float] | type[str] | type[bool] | type[list]
+
+
+SECRET_REF = re.compile(r"^secret:([a-z0-9][a-z0-9_.-]{0,63})$")
+
+
+def secret_reference(value: Any) -> str | None:
+    """The sealed secret a secret setting's database value names (``secret:<name>``), or None."""
+    match = SECRET_REF.match(value) if isinstance(value, str) else None
+    return match.group(1) if match else None
 
 
 @dataclass(frozen=True)
@@ -32,8 +42,9 @@ class Setting:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
-    #: A credential: read from the environment only, never stored in the database, and shown
-    #: only as set or unset (the sealed secret store arrives with the backends).
+    #: A credential: its value comes from the environment only and is shown only as set or
+    #: unset; the database may hold a reference to a sealed secret (``secret:<name>``), never a
+    #: value (``App.secret_setting`` opens it).
     secret: bool = False
 
     @property
@@ -196,10 +207,11 @@ class Settings:
             if s is None:
                 problems.append(f"unknown setting {key!r} in the database (ignored)")
                 continue
-            if s.secret:
+            if s.secret and secret_reference(raw) is None:
                 problems.append(
-                    f"secret setting {key!r} found in the database: ignored (remove it with "
-                    f"`ctx settings unset {key}`; set {s.env} in the environment)"
+                    f"secret setting {key!r} holds a value in the database: ignored (remove it "
+                    f"with `ctx settings unset {key}`; set {s.env} in the environment or "
+                    f"reference a sealed secret: `ctx settings set {key} secret:<name>`)"
                 )
                 continue
             try:
@@ -221,10 +233,11 @@ class Settings:
         s = self.registry.get(key)
         if s.secret and value is None:
             return None  # removing a secret left in the database by an older version is fine
-        if s.secret:
+        if s.secret and secret_reference(value) is None:
             raise ValidationError(
-                f"{key} is a secret: it is read from the environment only ({s.env}) and is never "
-                "stored in the database",
+                f"{key} is a secret: its value is never stored in the database; set {s.env} in "
+                f"the environment, or seal it (`ctx secrets set NAME`) and reference it as "
+                "secret:NAME",
                 field=key,
             )
         coerced = None if value is None else s.coerce(value)
@@ -262,6 +275,7 @@ class Settings:
                 "secret": s.secret,
             }
             if s.secret:  # write-only: say whether it is set, never what it is
-                row.update(value=None, default=None, is_set=bool(value))
+                ref = secret_reference(value) if source == "database" else None
+                row.update(value=None, default=None, is_set=bool(value), reference=ref)
             out.append(row)
         return out

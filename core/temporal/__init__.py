@@ -30,9 +30,16 @@ from ctx.core.temporal.indexing import (
 )
 from ctx.core.temporal.lexicon import Lexicon, TokSpec
 from ctx.core.temporal.ranking import date_query, gravity_factors
-from ctx.core.temporal.types import ParseContext, TemporalMatcher, TemporalResult
+from ctx.core.temporal.types import (
+    FALLBACK_SKIPPED,
+    ParseContext,
+    TemporalMatcher,
+    TemporalResult,
+    direction_between,
+)
 
 __all__ = [
+    "FALLBACK_SKIPPED",
     "DateMention",
     "GravityQuery",
     "Lexicon",
@@ -47,6 +54,7 @@ __all__ = [
     "date_query",
     "date_token",
     "dimensions_for",
+    "direction_between",
     "extract_block",
     "extract_pending",
     "find_dates",

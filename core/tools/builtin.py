@@ -65,14 +65,20 @@ def _listed(row: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def run_query(app: App, who: Principal, args: QueryInput) -> dict[str, Any]:
-    result = query(app, who, QueryRequest(**args.model_dump()))
-    out: dict[str, Any] = {
-        "confidence": result["confidence"],
+    given = args.model_dump(exclude={"answer"})
+    result = query(app, who, QueryRequest(**given, synthesize="auto" if args.answer else False))
+    out: dict[str, Any] = {"confidence": result["confidence"]}
+    if "answer" in result:
+        out["answer"] = result["answer"]
+        out["citations"] = [{"n": c["n"], "id": c["id"]} for c in result["citations"]]
+    out |= {
         "results": [
             _listed(s, score=round(float(s["score"]), 4), snippet=snippet(s.get("snippet")))
             for s in result["sources"]
         ],
     }
+    if "skipped" in result.get("synthesis", {}) and args.answer:
+        out["answer_skipped"] = result["synthesis"]["skipped"]
     temporal = result.get("temporal") or {}
     if temporal.get("matched"):
         out["time"] = {k: temporal.get(k) for k in ("start", "end") if temporal.get(k)}

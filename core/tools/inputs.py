@@ -40,6 +40,11 @@ class QueryInput(Strict):
     category: str | None = Field(default=None, max_length=100, description=_CATEGORY)
     tags: Tags = Field(default_factory=list, max_length=MAX_TAGS, description=_TAGS)
     scopes: list[str] | None = Field(default=None, max_length=50, description=_SCOPES)
+    answer: bool = Field(
+        default=True,
+        description="Also answer the question from the sources, citing them as [n], when the "
+        "server has a synthesis model (false: sources only, faster).",
+    )
 
 
 class StoreInput(Strict):

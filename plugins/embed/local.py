@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ctx.core import ConfigError, hookimpl, option_int, quality_gate
+from ctx.core import BackendKind, ConfigError, hookimpl, option_int, quality_gate
 
 if TYPE_CHECKING:
     from ctx.plugins.embed.minilm_numpy import MiniLM
@@ -172,3 +172,48 @@ def e5_factory(options: Mapping[str, Any]) -> E5Embedder:
 def register_embedders(register: Callable[..., None]) -> None:
     register("minilm", minilm_factory)
     register("e5", e5_factory)
+
+
+class LocalBackend:
+    """The ``local`` backend kind: the in-process embedders as a backend serving ``embed``, so
+    the embed role can be routed like any other (model ``e5`` or ``minilm``)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._embedders: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def _embedder(self, model: str) -> Any:
+        factories = {"e5": e5_factory, "minilm": minilm_factory}
+        if model not in factories:
+            raise ConfigError(
+                f"backend {self.name}: the local kind embeds with 'e5' or 'minilm', not {model!r}"
+            )
+        with self._lock:
+            if model not in self._embedders:
+                self._embedders[model] = factories[model]({})
+            return self._embedders[model]
+
+    def embed(self, model: str, texts: list[str], params: Mapping[str, Any]) -> list[list[float]]:
+        vectors = self._embedder(model).embed_documents(list(texts))
+        return [[float(v) for v in row] for row in vectors]
+
+    def ping(self) -> dict[str, Any]:
+        return {"object": "list", "data": [{"id": "e5"}, {"id": "minilm"}]}
+
+
+def local_backend(row: Mapping[str, Any]) -> LocalBackend:
+    return LocalBackend(str(row.get("name") or "local"))
+
+
+@hookimpl
+def register_backend_kinds(register: Callable[..., None]) -> None:
+    register(
+        BackendKind(
+            "local",
+            local_backend,
+            roles=("embed",),
+            description="In-process models (no server): the e5 and minilm embedders.",
+            needs_url=False,
+        )
+    )

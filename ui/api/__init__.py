@@ -7,13 +7,22 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from ctx.ui.api import admin, blocks, docs, health, query
+from ctx.ui.api import admin, backends, blocks, docs, health, observe, query
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
 
 __all__ = ["ROUTERS", "json_messages", "mount"]
 
-ROUTERS = (health.router, docs.router, blocks.router, query.router, admin.router, admin.meta)
+ROUTERS = (
+    health.router,
+    docs.router,
+    blocks.router,
+    query.router,
+    admin.router,
+    admin.meta,
+    backends.router,
+    observe.router,
+)
 
 
 def mount(api: FastAPI, body_limit: Callable[[], int]) -> None:

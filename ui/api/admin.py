@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
-from ctx.core import access
+from ctx.core import access, llm
 from ctx.core.blocks import get_type, load_types, update_type
 from ctx.core.runtime import set_setting, unset_setting
 from ctx.core.validation import Strict
@@ -117,9 +117,12 @@ class SecretValue(Strict):
 
 @router.get("/secrets", name="secrets-list")
 def secrets_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
-    """Sealed secrets: names, the key that sealed each, when and by whom (never a value)."""
+    """Sealed secrets: names, the key that sealed each, when and by whom, and the backends
+    that use each (``references``); never a value."""
     with app.connection() as conn:
-        return {"secrets": access.list_secrets(conn)}
+        rows = access.list_secrets(conn)
+        used = llm.secret_references(conn)
+    return {"secrets": [{**r, "references": used.get(r["name"], [])} for r in rows]}
 
 
 @router.put("/secrets/{name}", name="secrets-set")

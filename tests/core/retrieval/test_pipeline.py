@@ -24,7 +24,21 @@ from ctx.core import (
 from ctx.core.retrieval import BUILTIN_STAGES, build_pipeline, run_pipeline
 from ctx.core.runtime import set_setting
 
-BUILTIN = [s.name for s in BUILTIN_STAGES]
+FULL = [
+    "scopes",
+    "language",
+    "translate",
+    "temporal",
+    "embed",
+    "candidates",
+    "gravity",
+    "rerank",
+    "thresholds",
+    "trim",
+    "sources",
+    "synthesis",
+]
+BUILTIN = FULL
 ALPHA = Principal(key_id="00000000-0000-4000-8000-00000000a1fa", name="alpha", home_scope="alpha")
 
 
@@ -41,48 +55,46 @@ def _order(*plugins: tuple[str, object]) -> list[str]:
 
 
 def test_the_builtin_stages_in_order() -> None:
-    assert _order() == [
-        "scopes",
-        "language",
-        "temporal",
-        "embed",
-        "candidates",
-        "gravity",
-        "thresholds",
-        "trim",
+    assert _order() == FULL
+    # Only the stages that call a model are fail-open.
+    stages = build_pipeline(host_with())
+    assert [s.name for s in stages if s.fail_open] == ["translate", "embed", "rerank", "synthesis"]
+    assert [s.name for s in BUILTIN_STAGES] == [
+        "scopes", "language", "temporal", "embed", "candidates", "gravity", "thresholds", "trim",
         "sources",
-    ]
-    # Only the stage that calls a model is fail-open.
-    assert [s.name for s in BUILTIN_STAGES if s.fail_open] == ["embed"]
+    ]  # fmt: skip
 
 
 def test_plugins_place_stages_by_name() -> None:
     order = _order(
-        ("p", Stages(QueryStage("rerank", passthrough, after="gravity"))),
-        ("q", Stages(QueryStage("translate", passthrough, before="temporal"))),
+        ("p", Stages(QueryStage("my-rerank", passthrough, after="gravity"))),
+        ("q", Stages(QueryStage("my-translate", passthrough, before="temporal"))),
         ("r", Stages(QueryStage("my-fusion", passthrough, replaces="candidates"))),
-        ("s", Stages(QueryStage("synthesis", passthrough))),  # no position: appended
+        ("s", Stages(QueryStage("my-synthesis", passthrough))),  # no position: appended
     )
     assert order == [
         "scopes",
         "language",
         "translate",
+        "my-translate",
         "temporal",
         "embed",
         "my-fusion",
         "gravity",
+        "my-rerank",
         "rerank",
         "thresholds",
         "trim",
         "sources",
         "synthesis",
+        "my-synthesis",
     ]
 
 
 def test_a_stage_may_anchor_on_a_plugin_stage_or_on_a_replaced_one() -> None:
     order = _order(
-        ("late", Stages(QueryStage("after-rerank", passthrough, after="rerank"))),
-        ("early", Stages(QueryStage("rerank", passthrough, after="gravity"))),
+        ("late", Stages(QueryStage("after-rerank", passthrough, after="my-rerank"))),
+        ("early", Stages(QueryStage("my-rerank", passthrough, after="gravity"))),
         ("swap", Stages(QueryStage("gravity2", passthrough, replaces="gravity"))),
         ("anchor", Stages(QueryStage("near-gravity", passthrough, before="gravity"))),
     )
@@ -91,11 +103,13 @@ def test_a_stage_may_anchor_on_a_plugin_stage_or_on_a_replaced_one() -> None:
         "candidates",
         "near-gravity",
         "gravity2",
-        "rerank",
+        "my-rerank",
         "after-rerank",
+        "rerank",
         "thresholds",
         "trim",
         "sources",
+        "synthesis",
     ]
 
 
@@ -131,7 +145,7 @@ def test_bad_stage_registrations_stop_start_up(
     assert message in caught.value.message
 
 
-NotAStage = registers("register_query_stages", ("rerank", passthrough), spread=True)
+NotAStage = registers("register_query_stages", ("my-rerank", passthrough), spread=True)
 
 
 def test_a_malformed_stage_registration_names_the_plugin(database_url: str, tmp_path: Path) -> None:
@@ -227,14 +241,14 @@ def test_a_fail_open_stage_becomes_a_warning(database_url: str, tmp_path: Path) 
     app = _app_with(
         database_url,
         tmp_path,
-        ("rerank", Stages(QueryStage("rerank", broken, after="gravity", fail_open=True))),
+        ("rerank", Stages(QueryStage("my-rerank", broken, after="gravity", fail_open=True))),
     )
     try:
         _text_only(app)
         block = _store(app, "Backups", "Backups run every night.")
         res = query(app, ALPHA, QueryRequest(query="backups"))
         assert [s["id"] for s in res["sources"]] == [block]  # the query still answers
-        assert res["warnings"] == ["stage rerank failed (rerank server is down); it was skipped"]
+        assert res["warnings"] == ["stage my-rerank failed (rerank server is down); it was skipped"]
     finally:
         app.close()
 

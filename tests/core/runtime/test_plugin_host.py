@@ -206,8 +206,9 @@ def test_hooks_are_called_through_pluggy_in_load_order() -> None:
         "two:created",
     ]
     assert calls == ["one", "two"]  # registration order, not pluggy's LIFO
-    # each plugin's call went through pluggy (core.retrieval, which watches deletes, too)
-    assert monitored == ["on_block_written"] * 3
+    # each plugin's call went through pluggy (core.blocks, which announces writes, and
+    # core.retrieval, which watches deletes, too)
+    assert monitored == ["on_block_written"] * 4
     # pluggy's own caller reaches the same implementations.
     results = host.pm.hook.on_block_written(app=None, block={}, action="x")
     assert sorted(r for r in results if r) == ["one:x", "two:x"]

@@ -166,7 +166,7 @@ def test_secret_settings_are_write_never_and_shown_as_set_only(app: App) -> None
     assert row["secret"] and row["is_set"] and row["value"] is None and row["default"] is None
     assert "sk-live" not in repr(settings.describe())
     assert settings["embed.api_key"] == "sk-live-123"  # the code still reads it
-    with pytest.raises(ValidationError, match=r"environment only .CTX_EMBED_API_KEY."):
+    with pytest.raises(ValidationError, match=r"never stored in the database; set CTX_EMBED_API_"):
         set_setting(app, "embed.api_key", "sk-stored")
     with app.connection() as conn:  # a row from an older version is ignored, not used
         conn.execute(
@@ -175,3 +175,21 @@ def test_secret_settings_are_write_never_and_shown_as_set_only(app: App) -> None
     problems = app.reload()
     assert any("secret setting 'embed.api_key'" in p for p in problems)
     assert app.settings["embed.api_key"] == ""
+
+
+def test_a_secret_setting_may_reference_a_sealed_secret(app: App, database_url: str) -> None:
+    from ctx.core import access
+
+    with app.connection() as conn:
+        access.set_secret(conn, app.seal_key, "embedder", "sk-sealed-9")
+    set_setting(app, "embed.api_key", "secret:embedder")  # not hot: the next start reads it
+    with App(database_url=database_url, home=app.home, load_entry_points=False) as again:
+        assert again.secret_setting("embed.api_key") == "sk-sealed-9"
+        [row] = [r for r in again.settings.describe() if r["key"] == "embed.api_key"]
+        assert row["reference"] == "embedder" and row["value"] is None and row["is_set"]
+        assert "sk-sealed" not in repr(again.settings.describe())
+    with app.connection() as conn:
+        stored = conn.execute("SELECT value FROM context_settings").fetchall()
+    assert stored == [{"value": "secret:embedder"}]
+    with pytest.raises(ValidationError, match="secret:NAME"):
+        set_setting(app, "embed.api_key", "secret:Not Valid")

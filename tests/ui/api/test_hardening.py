@@ -188,7 +188,7 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
 
 def test_secret_settings_are_write_only_over_http(client: Any, admin: dict[str, str]) -> None:
     r = client.put("/api/settings/embed.api_key", headers=admin, json={"value": "sk-123"})
-    assert _json_error(r, 422, "environment only")["field"] == "embed.api_key"
+    assert _json_error(r, 422, "never stored in the database")["field"] == "embed.api_key"
     shown = client.get("/api/settings/embed.api_key", headers=admin).json()
     assert shown["secret"] is True and shown["value"] is None and shown["is_set"] is False
     listed = client.get("/api/settings", headers=admin).json()["settings"]

@@ -1,0 +1,175 @@
+"""The OpenAI wire client against a real loopback peer: every answer checked, every failure a
+clear error in bounded time."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import openai_server
+import pytest
+
+from ctx.core import llm
+
+
+@pytest.fixture(scope="module")
+def peer() -> Iterator[openai_server.OpenAIServer]:
+    with openai_server.OpenAIServer() as srv:
+        yield srv
+
+
+@pytest.fixture
+def srv(peer: openai_server.OpenAIServer) -> openai_server.OpenAIServer:
+    peer.reset()
+    return peer
+
+
+@pytest.fixture
+def client(srv: Any) -> Iterator[llm.OpenAIClient]:
+    with httpx.Client() as http:
+        yield llm.OpenAIClient(
+            srv.base_url + "/v1", http=http, name="peer",
+            limits=llm.Limits(connect=1, read=0.5, total=1.5, max_chars=5000),
+            api_key="sk-test",
+        )  # fmt: skip
+
+
+MSG = [{"role": "user", "content": "two words"}]
+
+
+def test_chat_reply_usage_and_bearer(client: llm.OpenAIClient, srv: Any) -> None:
+    srv.chat_replies.append("hello there")
+    out = client.chat("m", MSG, {"temperature": 0, "model": "ignored"})
+    assert (out.text, out.prompt_tokens, out.completion_tokens) == ("hello there", 2, 2)
+    sent = srv.requests[-1]
+    assert sent.path == "/v1/chat/completions" and sent.body["model"] == "m"
+    assert sent.body["temperature"] == 0 and sent.headers["Authorization"] == "Bearer sk-test"
+
+
+def test_stream_yields_pieces_then_the_whole(client: llm.OpenAIClient, srv: Any) -> None:
+    srv.chat_replies.append("a streamed answer")
+    items = list(client.stream_chat("m", MSG, {}))
+    *pieces, last = items
+    assert all(isinstance(p, str) for p in pieces) and len(pieces) > 2
+    assert isinstance(last, llm.ChatResult) and last.text == "a streamed answer" == "".join(pieces)
+    assert last.finish_reason == "stop" and last.completion_tokens == 3
+    assert srv.requests[-1].body["stream"] is True
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "error", "words"),
+    [
+        ("error500", llm.ModelError, "answered HTTP 500"),
+        ("error429", llm.ModelError, "answered HTTP 429"),
+        ("malformed", llm.InvalidResponse, "without choices[0].message.content"),
+        ("notjson", llm.InvalidResponse, "not JSON"),
+        ("hang", llm.ModelTimeout, "did not answer"),
+        ("cut", llm.ModelError, "broke off"),
+    ],
+)
+def test_chat_failures(
+    client: llm.OpenAIClient, srv: Any, behaviour: str, error: type, words: str
+) -> None:
+    srv.chat_behaviour = behaviour
+    with pytest.raises(error) as caught:
+        client.chat("m", MSG, {})
+    assert words in caught.value.message and "peer" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "error", "words"),
+    [
+        ("cut", llm.InvalidResponse, "ended before the answer was complete"),
+        ("garbage", llm.InvalidResponse, "not JSON"),
+        ("endless", llm.ModelTimeout, "did not end within 1.5 s"),
+        ("hang", llm.ModelTimeout, "did not answer"),
+        ("error500", llm.ModelError, "answered HTTP 500"),
+    ],
+)
+def test_stream_failures(
+    client: llm.OpenAIClient, srv: Any, behaviour: str, error: type, words: str
+) -> None:
+    srv.chat_behaviour = behaviour
+    with pytest.raises(error) as caught:
+        list(client.stream_chat("m", MSG, {}))
+    assert words in caught.value.message
+
+
+def test_a_stream_that_stalls_midway_times_out(client: llm.OpenAIClient, srv: Any) -> None:
+    srv.chat_replies.append("slow but sure, very slow")
+    srv.stream_delay = 0.8  # longer than the 0.5 s read timeout between events
+    try:
+        with pytest.raises(llm.ModelTimeout) as caught:
+            list(client.stream_chat("m", MSG, {}))
+    finally:
+        srv.stream_delay = 0.0
+    assert "stalled" in caught.value.message
+
+
+def test_a_stream_past_the_answer_limit_is_stopped(srv: Any) -> None:
+    srv.chat_behaviour = "endless"
+    with httpx.Client() as http:
+        small = llm.OpenAIClient(srv.base_url, http=http, name="peer",
+                                 limits=llm.Limits(read=2, total=30, max_chars=100))  # fmt: skip
+        with pytest.raises(llm.InvalidResponse) as caught:
+            list(small.stream_chat("m", MSG, {}))
+    assert "ran past 100 characters" in caught.value.message
+
+
+def test_rerank_is_realigned_by_index(client: llm.OpenAIClient, srv: Any) -> None:
+    srv.rerank_scores = [0.5, 3.0, -2.0]
+    assert client.rerank("r", "q", ["a", "b", "c"], {}) == [0.5, 3.0, -2.0]
+    assert srv.requests[-1].body["top_n"] == 3
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "words"),
+    [
+        ("gap", "leaves out document(s) [0]"),
+        ("duplicate", "appears twice"),
+        ("outofrange", "outside 0..2"),
+        ("malformed", 'without a "results" list'),
+        ("error500", "answered HTTP 500"),
+    ],
+)
+def test_rerank_answers_that_do_not_cover_every_document(
+    client: llm.OpenAIClient, srv: Any, behaviour: str, words: str
+) -> None:
+    srv.rerank_behaviour = behaviour
+    with pytest.raises(llm.ModelError) as caught:
+        client.rerank("r", "alpha", ["alpha one", "beta", "alpha two"], {})
+    assert words in caught.value.message
+
+
+def test_embeddings(client: llm.OpenAIClient, srv: Any) -> None:
+    vectors = client.embed("e", ["one", "two"], {})
+    assert len(vectors) == 2 and len(vectors[0]) == srv.native_dimensions
+    srv.behaviour = "malformed"
+    with pytest.raises(llm.InvalidResponse):
+        client.embed("e", ["one"], {})
+
+
+def test_unreachable_server_is_a_model_error() -> None:
+    with httpx.Client() as http:
+        dead = llm.OpenAIClient("http://127.0.0.1:9", http=http, name="dead",
+                                limits=llm.Limits(connect=0.5))  # fmt: skip
+        with pytest.raises(llm.ModelError) as caught:
+            dead.chat("m", MSG, {})
+    assert "dead broke off" in caught.value.message
+
+
+def test_the_pool_serves_concurrent_calls(client: llm.OpenAIClient, srv: Any) -> None:
+    srv.chat_default = "fine"
+    results: list[str] = []
+
+    def call() -> None:
+        results.append(client.chat("m", MSG, {}).text)
+
+    threads = [threading.Thread(target=call) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == ["fine"] * 8

@@ -1,0 +1,158 @@
+"""Admin views of a running ctx: the model call log, a status overview and a live event stream.
+
+``GET /api/events`` is Server-Sent Events: each ``NOTIFY`` on ``ctx_jobs`` (a job was queued;
+the payload is its kind) and ``ctx_events`` (a block was written; action, id, scope, category
+and block type, never a title or content) becomes ``event: <channel>`` with a JSON ``data:``
+line, and a ``: keep-alive`` comment goes out every 15 seconds so proxies keep the stream open.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import psycopg
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import StreamingResponse
+
+from ctx.core import App, llm
+from ctx.core.embed import active_generation
+from ctx.core.errors import ValidationError
+from ctx.core.runtime import counts
+from ctx.ui.api.deps import AdminDep, AppDep
+from ctx.ui.api.errors import ERROR_RESPONSES
+from ctx.ui.version import VERSION
+
+router = APIRouter(prefix="/api", tags=["observe"], responses=ERROR_RESPONSES)
+log = logging.getLogger("ctx.server")
+
+CHANNELS = ("ctx_jobs", "ctx_events")
+KEEPALIVE_SECONDS = 15.0
+POLL_SECONDS = 1.0  # how often a quiet stream checks whether the client is still there
+OUTCOMES = ("ok", "error", "timeout", "invalid")
+
+
+@router.get("/llmlog", name="llmlog")
+def llmlog(
+    app: AppDep,
+    _: AdminDep,
+    limit: Annotated[int, Query(ge=1, le=500, description="Rows, newest first.")] = 50,
+    role: Annotated[str | None, Query(description="Only calls for this role.")] = None,
+    backend: Annotated[str | None, Query(max_length=64, description="Only this backend.")] = None,
+    outcome: Annotated[str | None, Query(description="ok, error, timeout or invalid.")] = None,
+    before: Annotated[int | None, Query(ge=1, description="Rows with a smaller id.")] = None,
+) -> dict[str, Any]:
+    """The model calls (role, backend, model, outcome, tokens, latency), newest first, and the
+    last 24 hours summed up per backend and role. Request and answer text appear only while
+    ``llm.log_content`` is on."""
+    if role is not None and role not in llm.ROLES:
+        raise ValidationError(
+            f"role: unknown role {role!r}; roles: {', '.join(llm.ROLES)}", field="role"
+        )
+    if outcome is not None and outcome not in OUTCOMES:
+        raise ValidationError(
+            f"outcome: must be one of {', '.join(OUTCOMES)}, not {outcome!r}", field="outcome"
+        )
+    with app.connection() as conn:
+        calls = llm.read_log(
+            conn, limit=limit, role=role, backend=backend, outcome=outcome, before=before
+        )
+        summary = llm.log_summary(conn)
+    return {"calls": calls, "summary": summary}
+
+
+def _embedding(app: App) -> dict[str, Any] | None:
+    with app.connection() as conn:
+        gen = active_generation(conn)
+    if gen is None:
+        return None
+    return {k: gen[k] for k in ("id", "provider", "model", "dimensions")}
+
+
+@router.get("/status", name="status")
+def status(app: AppDep, _: AdminDep) -> dict[str, Any]:
+    """One look at the server: each backend with its cooldown and last 24 hours, each role's
+    chain (or why it is empty), the job queue by kind and state, the active embedding
+    generation and the version."""
+    pool = app.backends
+    cooldowns = pool.cooldowns()
+    with app.connection() as conn:
+        summary = llm.log_summary(conn)
+        jobs = counts(conn)
+    backends = [
+        {
+            "name": b.name,
+            "kind": b.kind,
+            "roles": list(b.roles),
+            "trust": b.trust,
+            "enabled": b.enabled,
+            "priority": b.priority,
+            "cooldown": cooldowns.get(b.name),
+            "last_24h": [
+                {k: v for k, v in row.items() if k != "backend"}
+                for row in summary
+                if row["backend"] == b.name
+            ],
+        }
+        for b in pool.backends()
+    ]
+    roles = {}
+    for role in llm.ROLES:
+        chain = [b.name for b in pool.chain(role)]
+        roles[role] = {"chain": chain, "reason": None if chain else pool.why_empty(role)}
+    return {
+        "backends": backends,
+        "roles": roles,
+        "jobs": jobs,
+        "embedding": _embedding(app),
+        "version": VERSION,
+    }
+
+
+def _event(channel: str, payload: str) -> str:
+    try:
+        data = json.loads(payload) if channel == "ctx_events" else {"kind": payload}
+    except ValueError:
+        data = {"payload": payload}
+    return f"event: {channel}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+async def _stream(app: App, request: Request) -> AsyncIterator[str]:
+    conn: psycopg.AsyncConnection[Any] | None = None
+    try:
+        conn = await psycopg.AsyncConnection.connect(app.db.url, autocommit=True)
+        for channel in CHANNELS:
+            await conn.execute(f"LISTEN {channel}")  # the names are ours
+        yield ": listening to " + ", ".join(CHANNELS) + "\n\n"
+        quiet_since = time.monotonic()
+        while not await request.is_disconnected():
+            async for note in conn.notifies(timeout=POLL_SECONDS):
+                yield _event(note.channel, note.payload)
+                quiet_since = time.monotonic()
+            if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                quiet_since = time.monotonic()
+    except psycopg.Error as exc:  # the headers are out: say it in the stream, then end it
+        log.warning("event stream ended: %s", exc)
+        lost = json.dumps({"message": "the event stream lost its database connection"})
+        yield f"event: error\ndata: {lost}\n\n"
+    finally:
+        if conn is not None:
+            await conn.close()
+
+
+# Left out of the OpenAPI schema: a stream that never ends is no operation for generated
+# clients (or the schema fuzzer) to call and wait on.
+@router.get("/events", name="events", response_class=StreamingResponse, include_in_schema=False)
+async def events(request: Request, app: AppDep, _: AdminDep) -> StreamingResponse:
+    """Server-Sent Events: ``ctx_jobs`` (data ``{"kind"}``) when a job is queued and
+    ``ctx_events`` (data ``{action, id, scope, category, block_type}``) when a block is
+    written; no titles, no content. A comment every 15 s keeps idle connections open."""
+    return StreamingResponse(
+        _stream(app, request),
+        media_type="text/event-stream",
+        headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+    )
