@@ -3,8 +3,9 @@
 scopes → language → temporal → embed → candidates → gravity → thresholds → trim → sources
 
 ``embed`` calls a model and is fail-open: when the embedder fails, the text channels still answer
-and the response carries a warning. The coming stages (translation, graph expansion, rerank, the
-supersedes filter, synthesis) are inserted by name.
+and the response carries a warning. The model stages (``translate``, ``rerank``, ``synthesis``)
+live in their own modules and are placed by name; graph expansion and the supersedes filter will
+be too.
 """
 
 from __future__ import annotations
