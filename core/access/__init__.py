@@ -45,6 +45,7 @@ from ctx.core.access.secrets import (
     list_secrets,
     load_seal_key,
     reveal_secret,
+    secret_users,
     set_secret,
 )
 
@@ -84,6 +85,7 @@ __all__ = [
     "remove_client",
     "reveal_secret",
     "revoke_key",
+    "secret_users",
     "set_secret",
     "submit_form",
     "token_from_headers",

@@ -120,17 +120,40 @@ def list_secrets(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-def _in_use(conn: psycopg.Connection[Any], name: str) -> Conflict:
+def secret_users(conn: psycopg.Connection[Any]) -> dict[str, list[str]]:
+    """Secret name -> what uses it: backends by name, secret settings as ``setting <key>``."""
     rows = conn.execute(
-        "SELECT name FROM context_backends WHERE secret = %s ORDER BY name", (name,)
+        "SELECT secret AS name, name AS used_by FROM context_backends WHERE secret IS NOT NULL"
+        " UNION ALL"
+        " SELECT substr(value #>> '{}', 8), 'setting ' || key FROM context_settings"
+        "  WHERE jsonb_typeof(value) = 'string' AND value #>> '{}' LIKE 'secret:%%'"
+        " ORDER BY 1, 2"
     ).fetchall()
-    users = ", ".join(r["name"] for r in rows) or "?"
-    return Conflict(f"secret {name} is used by backend(s) {users}; change them first", field="name")
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(r["name"], []).append(r["used_by"])
+    return out
+
+
+def _in_use(conn: psycopg.Connection[Any], name: str) -> Conflict:
+    users = secret_users(conn).get(name, [])
+    settings = [u.removeprefix("setting ") for u in users if u.startswith("setting ")]
+    backends = [u for u in users if not u.startswith("setting ")]
+    parts = ([f"backend(s) {', '.join(backends)}"] if backends else []) + (
+        [f"setting(s) {', '.join(settings)}"] if settings else []
+    )
+    return Conflict(
+        f"secret {name} is used by {' and '.join(parts) or 'a backend'}; change them first",
+        field="name",
+    )
 
 
 def delete_secret(conn: psycopg.Connection[Any], name: str) -> dict[str, Any]:
-    """Delete a secret; one a backend still uses is refused (409) with the backends named."""
+    """Delete a secret; one that a backend or a secret setting still uses is refused (409),
+    naming them."""
     check_secret_name(name)
+    if secret_users(conn).get(name):
+        raise _in_use(conn, name)
     try:
         with conn.transaction():  # a savepoint: the names can still be read after a refusal
             row = conn.execute(

@@ -238,7 +238,9 @@ def settings_unset(key: str) -> None:
     with opened_app() as app:
         unset_setting(app, key)
         value, source = app.settings.resolve(key)
-    console.print(f"{key} = {json.dumps(value)}  ({source})")
+        secret = app.registry.get(key).secret
+    shown = ("(set)" if value else "(unset)") if secret else json.dumps(value)
+    console.print(f"{key} = {shown}  ({source})")
 
 
 types_app = typer.Typer(

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ctx.core import access, llm
+from ctx.core import access
 from ctx.core.cli.common import JsonOpt, console, dump_json, opened_app, read_stdin_text, table
 
 secrets_app = typer.Typer(
@@ -37,7 +37,7 @@ def secrets_list(as_json: JsonOpt = False) -> None:
     """Names, the key that sealed each, when it was set and the backends that use it (never a
     value)."""
     with opened_app() as app, app.connection() as conn:
-        refs = llm.secret_references(conn)
+        refs = access.secret_users(conn)
         rows = [{**r, "references": refs.get(r["name"], [])} for r in access.list_secrets(conn)]
     if as_json:
         dump_json(rows)

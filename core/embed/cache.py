@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed.protocol import Embedder
 from ctx.core.embed.registry import create_embedder
+from ctx.core.errors import CtxError
 
 if TYPE_CHECKING:
     from ctx.core.app import App
+
+log = logging.getLogger("ctx.embed")
 
 
 class EmbedderCache:
@@ -29,7 +33,11 @@ class EmbedderCache:
     def build(self, provider: str, options: dict[str, Any]) -> Embedder:
         """A new embedder; the secret comes from the settings, never from stored options."""
         opts = dict(options)
-        secret = self.app.secret_setting("embed.api_key")
+        try:
+            secret = self.app.secret_setting("embed.api_key")
+        except CtxError as exc:  # an embedder that needs no key must still work
+            log.warning("embed.api_key cannot be read (%s); embedding without it", exc.message)
+            secret = ""
         if secret:
             opts["api_key"] = secret
         return create_embedder(self.app.embedder_factories, provider, opts)

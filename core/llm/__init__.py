@@ -6,7 +6,7 @@ backends a role may use; ``calls`` walks that chain with the trust gate in front
 and logs each attempt.
 """
 
-from ctx.core.llm.answers import first_json, strip_reasoning
+from ctx.core.llm.answers import fence, first_json, strip_reasoning
 from ctx.core.llm.backends import (
     ROLES,
     Backend,
@@ -15,7 +15,6 @@ from ctx.core.llm.backends import (
     delete_backend,
     get_backend,
     list_backends,
-    secret_references,
     update_backend,
 )
 from ctx.core.llm.calllog import CallRecord, log_summary, read_log, record_call
@@ -54,6 +53,7 @@ __all__ = [
     "create_backend",
     "delete_backend",
     "embed",
+    "fence",
     "first_json",
     "get_backend",
     "list_backends",
@@ -65,7 +65,6 @@ __all__ = [
     "record_call",
     "render_prompt",
     "rerank",
-    "secret_references",
     "stream",
     "strip_reasoning",
     "update_backend",

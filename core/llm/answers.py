@@ -12,6 +12,14 @@ _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
 _OPENERS = {dict: "{", list: "["}
 
 
+def fence(text: str, tag: str) -> str:
+    """``text`` made safe to place inside ``<tag>…</tag>``: any opening or closing ``tag``
+    element in it (any case, any spacing) loses its ``<``, so content cannot end its element or
+    forge another."""
+    pattern = re.compile(rf"<(\s*/?\s*{re.escape(tag)})", re.IGNORECASE)
+    return pattern.sub(r"&lt;\1", text)
+
+
 def strip_reasoning(text: str) -> str:
     """``text`` without ``<think>…</think>`` blocks; an unclosed block runs to the end, and text
     before a lone ``</think>`` (a model that leaves out the opening tag) is reasoning too."""

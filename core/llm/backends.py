@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import httpx
 import psycopg
 from psycopg.types.json import Jsonb
 from pydantic import Field, field_validator
@@ -150,6 +151,15 @@ def _row(r: Mapping[str, Any]) -> Backend:
     )
 
 
+def _http_url(text: str) -> bool:
+    if not text.startswith(("http://", "https://")) or any(ch.isspace() for ch in text):
+        return False
+    try:
+        return bool(httpx.URL(text).host)
+    except httpx.InvalidURL:
+        return False
+
+
 def list_backends(conn: psycopg.Connection[Any]) -> list[Backend]:
     rows = conn.execute(
         f"SELECT {COLUMNS} FROM context_backends ORDER BY priority DESC, name"
@@ -181,8 +191,11 @@ def _check(conn: psycopg.Connection[Any], b: Backend, kinds: Mapping[str, Any]) 
                 f"kind {b.kind!r} cannot serve {extra}; it serves {', '.join(served)}",
                 field="roles",
             )
-    if getattr(kind, "needs_url", True) and not b.base_url.startswith(("http://", "https://")):
-        raise ValidationError("base_url must be an http:// or https:// URL", field="base_url")
+    if getattr(kind, "needs_url", True) and not _http_url(b.base_url):
+        raise ValidationError(
+            "base_url must be an http:// or https:// URL with a host and no spaces",
+            field="base_url",
+        )
     for role in b.roles:
         if not b.model_for(role)[0]:
             raise ValidationError(
@@ -286,12 +299,3 @@ def delete_backend(conn: psycopg.Connection[Any], name: str) -> Backend:
     b = get_backend(conn, name)
     conn.execute("DELETE FROM context_backends WHERE name = %s", (name,))
     return b
-
-
-def secret_references(conn: psycopg.Connection[Any]) -> dict[str, list[str]]:
-    """Secret name -> the backends that use it."""
-    rows = conn.execute(
-        "SELECT secret, array_agg(name ORDER BY name) AS names FROM context_backends "
-        "WHERE secret IS NOT NULL GROUP BY secret"
-    ).fetchall()
-    return {r["secret"]: list(r["names"]) for r in rows}

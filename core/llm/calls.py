@@ -59,15 +59,22 @@ class Attempt:
 
 
 def attempts(
-    app: App, role: str, pieces: Sequence[Piece] = (), *, need: int = 0
+    app: App,
+    role: str,
+    pieces: Sequence[Piece] = (),
+    *,
+    need: int = 0,
+    passed: list[str] | None = None,
 ) -> Iterator[Attempt]:
-    """The backends to try for ``role`` with what each may see. Raises ``NoBackend`` when the
-    chain is empty or no backend is trusted with enough of the pieces."""
+    """The backends to try for ``role`` with what each may see; the ones passed over (and why)
+    are appended to ``passed``. Raises ``NoBackend`` when the chain is empty or no backend is
+    trusted with enough of the pieces."""
     pool = app.backends
     chain = pool.chain(role)
     if not chain:
         raise NoBackend(role, pool.why_empty(role))
-    passed: list[str] = []
+    if passed is None:
+        passed = []
     for backend in chain:
         admitted, withheld = admit(backend.trust, pieces)
         if len(admitted) < need:
@@ -80,7 +87,7 @@ def attempts(
         try:
             client = pool.client(backend)
         except ModelError as exc:
-            pool.failed(backend.name, exc.message)
+            pool.failed(backend.name, exc.message, role)
             passed.append(exc.message)
             continue
         yield Attempt(backend, client, model, params, admitted, withheld)
@@ -109,7 +116,7 @@ def _log(
             operation=operation,
             outcome=error.outcome if error else "ok",
             latency_ms=latency,
-            error=error.message if error else None,
+            error=_error_text(app, error),
             prompt_tokens=result.prompt_tokens if result else None,
             completion_tokens=result.completion_tokens if result else None,
             withheld=a.withheld,
@@ -119,6 +126,22 @@ def _log(
         prune=app.backends.should_prune(),
     )
     return latency
+
+
+def _error_text(app: App, error: ModelError | None) -> str | None:
+    """The error for the log: the server's own words only with ``llm.log_content`` (an error
+    body may echo the prompt)."""
+    if error is None:
+        return None
+    if error.detail and app.settings["llm.log_content"]:
+        return f"{error.message}: {error.detail}"
+    return error.message
+
+
+def _failed(app: App, a: Attempt, role: str, exc: ModelError, failures: list[str]) -> None:
+    if exc.cools:
+        app.backends.failed(a.backend.name, exc.message, role)
+    failures.append(exc.message)
 
 
 def _merged(params: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -147,24 +170,22 @@ def chat(
     failures: list[str] = []
     passed: list[str] = []
     try:
-        for a in attempts(app, role, pieces, need=need):
+        for a in attempts(app, role, pieces, need=need, passed=passed):
             messages = build(a.admitted)
             started = time.perf_counter()
             try:
                 result = a.client.chat(a.model, messages, _merged(a.params, params))
             except ModelError as exc:
                 _log(app, role, a, "chat", started, error=exc, request=messages)
-                app.backends.failed(a.backend.name, exc.message)
-                failures.append(exc.message)
+                _failed(app, a, role, exc, failures)
                 continue
             latency = _log(app, role, a, "chat", started, result=result, request=messages)
-            app.backends.succeeded(a.backend.name)
+            app.backends.succeeded(a.backend.name, role)
             return Reply(result.text, role, a.backend.name, result.model or a.model,
                          a.withheld, a.admitted, latency, passed)  # fmt: skip
-    except NoBackend as exc:
+    except NoBackend:
         if not failures:
             raise
-        passed.append(exc.reason)
     raise _exhausted(role, failures, passed)
 
 
@@ -182,7 +203,7 @@ def stream(
     failures: list[str] = []
     passed: list[str] = []
     try:
-        for a in attempts(app, role, pieces, need=need):
+        for a in attempts(app, role, pieces, need=need, passed=passed):
             messages = build(a.admitted)
             started = time.perf_counter()
             sent = False
@@ -191,7 +212,7 @@ def stream(
                     if isinstance(item, ChatResult):
                         latency = _log(app, role, a, "stream", started, result=item,
                                        request=messages)  # fmt: skip
-                        app.backends.succeeded(a.backend.name)
+                        app.backends.succeeded(a.backend.name, role)
                         yield Reply(item.text, role, a.backend.name, item.model or a.model,
                                     a.withheld, a.admitted, latency, passed)  # fmt: skip
                         return
@@ -199,15 +220,13 @@ def stream(
                     yield item
             except ModelError as exc:
                 _log(app, role, a, "stream", started, error=exc, request=messages)
-                app.backends.failed(a.backend.name, exc.message)
+                _failed(app, a, role, exc, failures)
                 if sent:
                     raise
-                failures.append(exc.message)
                 continue
-    except NoBackend as exc:
+    except NoBackend:
         if not failures:
             raise
-        passed.append(exc.reason)
     raise _exhausted(role, failures, passed)
 
 
@@ -219,26 +238,24 @@ def rerank(
     failures: list[str] = []
     passed: list[str] = []
     try:
-        for a in attempts(app, "rerank", pieces, need=1):
+        for a in attempts(app, "rerank", pieces, need=1, passed=passed):
             docs = [str(p.value) for p in a.admitted]
             started = time.perf_counter()
             try:
                 scores = a.client.rerank(a.model, query, docs, _merged(a.params, params))
             except ModelError as exc:
                 _log(app, "rerank", a, "rerank", started, error=exc)
-                app.backends.failed(a.backend.name, exc.message)
-                failures.append(exc.message)
+                _failed(app, a, "rerank", exc, failures)
                 continue
             latency = _log(app, "rerank", a, "rerank", started)
-            app.backends.succeeded(a.backend.name)
+            app.backends.succeeded(a.backend.name, "rerank")
             by_piece = {id(p): s for p, s in zip(a.admitted, scores, strict=True)}
             out = [by_piece.get(id(p)) for p in pieces]
             return out, Reply("", "rerank", a.backend.name, a.model, a.withheld, a.admitted,
                               latency, passed)  # fmt: skip
-    except NoBackend as exc:
+    except NoBackend:
         if not failures:
             raise
-        passed.append(exc.reason)
     raise _exhausted("rerank", failures, passed)
 
 
@@ -247,22 +264,20 @@ def embed(app: App, texts: Sequence[Piece]) -> tuple[list[list[float]], Reply]:
     failures: list[str] = []
     passed: list[str] = []
     try:
-        for a in attempts(app, "embed", texts, need=len(texts)):
+        for a in attempts(app, "embed", texts, need=len(texts), passed=passed):
             started = time.perf_counter()
             try:
                 vectors = a.client.embed(a.model, [str(p.value) for p in a.admitted], a.params)
             except ModelError as exc:
                 _log(app, "embed", a, "embed", started, error=exc)
-                app.backends.failed(a.backend.name, exc.message)
-                failures.append(exc.message)
+                _failed(app, a, "embed", exc, failures)
                 continue
             latency = _log(app, "embed", a, "embed", started)
-            app.backends.succeeded(a.backend.name)
+            app.backends.succeeded(a.backend.name, "embed")
             return vectors, Reply("", "embed", a.backend.name, a.model, 0, a.admitted, latency)
-    except NoBackend as exc:
+    except NoBackend:
         if not failures:
             raise
-        passed.append(exc.reason)
     raise _exhausted("embed", failures, passed)
 
 

@@ -7,10 +7,23 @@ from ctx.core.errors import CtxError
 
 class ModelError(CtxError):
     """A backend failed: unreachable, an HTTP error, or an answer that is not what the wire
-    format promises. The chain moves on to the next backend."""
+    format promises. The chain moves on to the next backend.
+
+    ``message`` never carries what the server sent back (an error body may echo the prompt, and
+    so block content): it is safe to show any caller. ``detail`` holds the server's words for
+    the call log, kept only with ``llm.log_content``. ``cools`` is false for a refusal of this
+    one request (HTTP 400, 413, 422: a prompt too long for the model), which moves the call on
+    without putting the backend into cooldown for everyone."""
 
     status_code = 502
     outcome = "error"
+
+    def __init__(
+        self, message: str, *, detail: str = "", cools: bool = True, field: str | None = None
+    ) -> None:
+        super().__init__(message, field=field)
+        self.detail = detail
+        self.cools = cools
 
 
 class ModelTimeout(ModelError):

@@ -22,6 +22,10 @@ from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout
 from ctx.core.llm.sse import sse_events
 
 RESERVED = frozenset({"model", "messages", "stream", "input", "query", "documents"})
+#: HTTP statuses that refuse this one request (too long, malformed for this model), not the
+#: backend: the chain moves on without a cooldown.
+REQUEST_REFUSED = frozenset({400, 413, 422})
+MAX_LINE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -95,10 +99,11 @@ class OpenAIClient:
                 "POST", url, json=payload, headers=self.headers, timeout=timeout
             ) as response:
                 if response.status_code != 200:
-                    body = self._read(response, time.monotonic() + lim.read, 64_000)
+                    body = self._read(response, time.monotonic() + lim.read, 64_000, cut=True)
                     raise ModelError(
-                        f"{self.name} answered HTTP {response.status_code} on {path}: "
-                        f"{_detail(body)}"
+                        f"{self.name} answered HTTP {response.status_code} on {path}",
+                        detail=_detail(body),
+                        cools=response.status_code not in REQUEST_REFUSED,
                     )
                 yield response
         except httpx.TimeoutException as exc:
@@ -112,13 +117,19 @@ class OpenAIClient:
                 "and that the server is running"
             ) from None
 
-    def _read(self, response: httpx.Response, deadline: float, cap: int) -> bytes:
+    def _read(
+        self, response: httpx.Response, deadline: float, cap: int, *, cut: bool = False
+    ) -> bytes:
+        """The body, read within ``deadline``; past ``cap`` bytes refused (or, with ``cut``,
+        truncated: an error body need not be whole)."""
         parts: list[bytes] = []
         size = 0
         for chunk in response.iter_bytes():
             parts.append(chunk)
             size += len(chunk)
             if size > cap:
+                if cut:
+                    break
                 raise InvalidResponse(f"{self.name} sent more than {cap} bytes; refused")
             if time.monotonic() > deadline:
                 raise ModelTimeout(
@@ -135,7 +146,8 @@ class OpenAIClient:
             return json.loads(body)
         except (ValueError, UnicodeDecodeError):
             raise InvalidResponse(
-                f"{self.name} answered {path} with something that is not JSON: {body[:120]!r}"
+                f"{self.name} answered {path} with something that is not JSON",
+                detail=repr(body[:200]),
             ) from None
 
     # -- chat ------------------------------------------------------------------------------------
@@ -184,19 +196,17 @@ class OpenAIClient:
         done = False
         with self._open("/v1/chat/completions", payload) as response:
             try:
-                for data in sse_events(response.iter_lines()):
-                    if time.monotonic() > deadline:
-                        raise ModelTimeout(
-                            f"{self.name}'s stream did not end within {self.limits.total:g} s "
-                            "(llm.total_timeout)"
-                        )
+                for data in sse_events(self._lines(response, deadline)):
                     if data.strip() == "[DONE]":
                         done = True
                         break
                     event = _event(data, self.name)
                     if isinstance(event.get("usage"), dict):
                         usage = event["usage"]
-                    for choice in event.get("choices") or []:
+                    choices = event.get("choices") or []
+                    if not isinstance(choices, list):
+                        raise InvalidResponse(f"{self.name} sent a malformed stream chunk")
+                    for choice in choices:
                         if not isinstance(choice, dict):
                             raise InvalidResponse(f"{self.name} sent a malformed stream chunk")
                         delta = choice.get("delta") or {}
@@ -233,6 +243,27 @@ class OpenAIClient:
             completion_tokens=_int(usage.get("completion_tokens")),
             finish_reason=finish,
         )
+
+    def _lines(self, response: httpx.Response, deadline: float) -> Iterator[str]:
+        """The stream's lines, each checked against the total deadline (keep-alive comments and
+        a trickle of bytes count too) and against a size cap (a line that never ends)."""
+        buffer = b""
+        for chunk in response.iter_bytes():
+            if time.monotonic() > deadline:
+                raise ModelTimeout(
+                    f"{self.name}'s stream did not end within {self.limits.total:g} s "
+                    "(llm.total_timeout)"
+                )
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            if len(buffer) > MAX_LINE:
+                raise InvalidResponse(
+                    f"{self.name} sent a stream line over {MAX_LINE} bytes; stopped"
+                )
+            for line in lines:
+                yield line.decode("utf-8", "replace")
+        if buffer:
+            yield buffer.decode("utf-8", "replace")
 
     # -- embeddings and rerank -------------------------------------------------------------------
 
@@ -309,7 +340,12 @@ class OpenAIClient:
             raise ModelError(f"{self.name} is unreachable ({type(exc).__name__}: {exc})") from None
         if response.status_code != 200:
             raise ModelError(f"{self.name} answered HTTP {response.status_code} on /v1/models")
-        return response.json()
+        try:
+            return response.json()
+        except ValueError:
+            raise InvalidResponse(
+                f"{self.name} answered /v1/models with something not JSON"
+            ) from None
 
 
 def _event(data: str, name: str) -> dict[str, Any]:
@@ -324,7 +360,7 @@ def _event(data: str, name: str) -> dict[str, Any]:
     if "error" in event:
         error = event["error"]
         message = error.get("message") if isinstance(error, dict) else error
-        raise ModelError(f"{name} reported an error in its stream: {str(message)[:300]}")
+        raise ModelError(f"{name} reported an error in its stream", detail=str(message)[:300])
     return event
 
 

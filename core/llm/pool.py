@@ -35,13 +35,19 @@ class Cooldown:
     reason: str
 
 
+def operation(role: str) -> str:
+    """What a role asks of a server: a chat (every generating role), an embedding or a rerank.
+    Cooldowns are per backend and operation, so a server whose /v1/rerank fails still chats."""
+    return role if role in ("embed", "rerank") else "chat"
+
+
 class BackendPool:
     def __init__(self, app: App) -> None:
         self.app = app
         self._lock = threading.RLock()
         self._rows: list[Backend] | None = None
         self._clients: dict[str, tuple[Any, Any]] = {}
-        self._cooldowns: dict[str, Cooldown] = {}
+        self._cooldowns: dict[tuple[str, str], Cooldown] = {}
         self._http: httpx.Client | None = None
         self._logged = 0
 
@@ -67,11 +73,12 @@ class BackendPool:
         """The backends to try for ``role``, in order: highest priority first, those in
         cooldown left out."""
         now = time.monotonic()
+        op = operation(role)
         with self._lock:
             return [
                 b
                 for b in self.serving(role)
-                if (c := self._cooldowns.get(b.name)) is None or c.until <= now
+                if (c := self._cooldowns.get((b.name, op))) is None or c.until <= now
             ]
 
     def why_empty(self, role: str) -> str:
@@ -83,40 +90,53 @@ class BackendPool:
                 return f"every backend with the {role} role is disabled"
             return f"no backend serves the {role} role (add one with `ctx backends create`)"
         now = time.monotonic()
+        op = operation(role)
         waits = [
             f"{b.name} for {max(0.0, c.until - now):.0f} s ({c.reason})"
             for b in serving
-            if (c := self._cooldowns.get(b.name))
+            if (c := self._cooldowns.get((b.name, op)))
         ]
         return "every backend with the role is cooling down after failures: " + "; ".join(waits)
 
     # -- health ----------------------------------------------------------------------------------
 
-    def failed(self, name: str, reason: str) -> None:
+    def failed(self, name: str, reason: str, role: str = "chat") -> None:
+        """A failure of ``name`` at ``role``'s operation: a cooldown, doubling per failure. A
+        backend already cooling is not counted again (one outage seen by many calls at once), and
+        the count starts over once it has worked, or stayed quiet for the longest cooldown."""
         s = self.app.settings
+        key = (name, operation(role))
+        now = time.monotonic()
+        longest = float(s["llm.cooldown_max_seconds"])
         with self._lock:
-            previous = self._cooldowns.get(name)
-            failures = (previous.failures if previous else 0) + 1
-            base = float(s["llm.cooldown_seconds"])
-            seconds = min(base * 2 ** (failures - 1), float(s["llm.cooldown_max_seconds"]))
-            self._cooldowns[name] = Cooldown(failures, time.monotonic() + seconds, reason[:200])
+            previous = self._cooldowns.get(key)
+            if previous is not None and previous.until > now:
+                return
+            stale = previous is None or now - previous.until > longest
+            failures = 1 if stale else previous.failures + 1  # type: ignore[union-attr]
+            seconds = min(float(s["llm.cooldown_seconds"]) * 2 ** (failures - 1), longest)
+            self._cooldowns[key] = Cooldown(failures, now + seconds, reason[:200])
 
-    def succeeded(self, name: str) -> None:
+    def succeeded(self, name: str, role: str = "chat") -> None:
         with self._lock:
-            self._cooldowns.pop(name, None)
+            self._cooldowns.pop((name, operation(role)), None)
 
     def cooldowns(self) -> dict[str, dict[str, Any]]:
+        """Backends cooling now: per backend the longest cooldown, and which operations."""
         now = time.monotonic()
+        out: dict[str, dict[str, Any]] = {}
         with self._lock:
-            return {
-                name: {
+            for (name, op), c in sorted(self._cooldowns.items(), key=lambda kv: kv[1].until):
+                if c.until <= now:
+                    continue
+                ops = [*out.get(name, {}).get("operations", []), op]
+                out[name] = {
                     "failures": c.failures,
-                    "seconds_left": round(max(0.0, c.until - now), 1),
+                    "seconds_left": round(c.until - now, 1),
                     "reason": c.reason,
+                    "operations": ops,
                 }
-                for name, c in self._cooldowns.items()
-                if c.until > now
-            }
+        return out
 
     def should_prune(self) -> bool:
         with self._lock:

@@ -54,7 +54,8 @@ def probe_backend(
             outcome = getattr(exc, "outcome", "error")
             record_call(app, CallRecord(role, backend.name, backend.model_for(role)[0], "test",
                                         outcome, ms, error=exc.message))  # fmt: skip
-            app.backends.failed(backend.name, exc.message)
+            if getattr(exc, "cools", True):
+                app.backends.failed(backend.name, exc.message, role)
             out.append({"role": role, "ok": False, "latency_ms": round(ms, 1),
                         "error": exc.message})  # fmt: skip
             continue
@@ -63,7 +64,7 @@ def probe_backend(
             continue
         ms = (time.perf_counter() - started) * 1000
         record_call(app, CallRecord(role, backend.name, model, "test", "ok", ms))
-        app.backends.succeeded(backend.name)
+        app.backends.succeeded(backend.name, role)
         out.append({"role": role, "ok": True, "latency_ms": round(ms, 1), "model": model,
                     "detail": detail})  # fmt: skip
     return out

@@ -31,7 +31,6 @@ What happens when it runs:
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -158,8 +157,8 @@ def judge(app: App, query: str, documents: Sequence[Piece]) -> RerankResult:
 def judge_input(query: str, texts: Sequence[str]) -> str:
     parts = [f"Question: {query}", ""]
     for n, text in enumerate(texts, 1):
-        # a document cannot close its own delimiter
-        body = text.replace("</document", "</ document")
+        # a document cannot close its own delimiter, nor open another
+        body = llm.fence(text, "document")
         parts += [f'<document index="{n}">', body, "</document>", ""]
     return "\n".join(parts).rstrip()
 
@@ -189,12 +188,10 @@ def parse_marks(text: str, count: int, backend: str) -> list[float]:
 
 # --- the stage ----------------------------------------------------------------------------------
 
-_built: weakref.WeakKeyDictionary[App, dict[str, Reranker]] = weakref.WeakKeyDictionary()
-
 
 def _reranker(app: App, name: str) -> Reranker:
     """The reranker named by ``query.reranker``, built once per app (factory options: none)."""
-    cache = _built.setdefault(app, {})
+    cache: dict[str, Reranker] = app.__dict__.setdefault("_rerankers_built", {})
     if name not in cache:
         factories: dict[str, RerankerFactory] = app.rerankers
         factory = factories.get(name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ctx.core.llm import prompt_versions
 from ctx.core.runtime import Setting, SettingCheck
 
 
@@ -26,6 +27,7 @@ SETTINGS = [
         str,
         "v1",
         "Synthesis prompt: the version of policies/prompts/synthesis.<version>.md to use.",
+        choices=tuple(prompt_versions("synthesis")),
     ),
     Setting(
         "query.source_chars",

@@ -59,8 +59,8 @@ def _contents(q: QueryRun) -> dict[str, dict[str, Any]]:
 
 
 def _fence(text: str) -> str:
-    # a source cannot close its own element and speak outside it
-    return text.replace("</source", "<\\/source").replace("<source", "<\\source")
+    # a source cannot close its own element and speak outside it, nor open another
+    return llm.fence(text, "source")
 
 
 def _time_ref(q: QueryRun) -> str | None:
@@ -201,8 +201,9 @@ class _Holdback:
             return piece
         self.buffer += piece
         head = self.buffer.lstrip()
-        if head.startswith("<think>") or "<think>".startswith(head):
-            if "</think>" not in head:
+        lowered = head.lower()
+        if lowered.startswith("<think>") or "<think>".startswith(lowered):
+            if "</think>" not in lowered:
                 return ""
             head = llm.strip_reasoning(head)
             self.buffer = head
@@ -218,7 +219,11 @@ class _Holdback:
 def stream_answer(q: QueryRun) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(event, data)`` pairs after the sources: ``token`` pieces, then ``answer`` (the checked
     answer, citations and who gave it) or ``error``."""
-    prep = prepare(q)
+    try:
+        prep = prepare(q)
+    except CtxError as exc:
+        yield "error", {"message": f"no answer: {exc.message}"}
+        return
     if prep.answer is not None or prep.skipped is not None:
         yield "answer", {**skipped(q, prep), "confidence": q.confidence, "warnings": q.warnings}
         return

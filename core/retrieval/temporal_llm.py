@@ -169,15 +169,18 @@ def read_answer(answer: str, today: date) -> Lookup:
     return Lookup(result, "resolved")
 
 
-def _key(text: str, today: date) -> tuple[str, str]:
-    return " ".join(text.lower().split()), today.isoformat()
+def _key(text: str, today: date, asker: str) -> tuple[str, str]:
+    # per caller: a cached answer (faster, marked in explain) must not tell one key what
+    # another asked today
+    return f"{asker}\x1f{' '.join(text.lower().split())}", today.isoformat()
 
 
-def lookup(app: App, text: str, today: date) -> tuple[Lookup, bool]:
+def lookup(app: App, text: str, today: date, asker: str = "") -> tuple[Lookup, bool]:
     """Ask the translate chain (or the cache) for the span ``text`` names; ``(lookup, cached)``.
-    Model errors and ``NoBackend`` propagate (and are not cached)."""
+    The cache is per ``asker`` (a key id). Model errors and ``NoBackend`` propagate (and are
+    not cached)."""
     cache = _cache(app)
-    key = _key(text, today)
+    key = _key(text, today, asker)
     hit = cache.get(key)
     if hit is not None:
         return hit, True
@@ -210,7 +213,7 @@ def apply_fallback(q: QueryRun, result: TemporalResult) -> TemporalResult:
         return result.with_updates(fallback=NO_BACKEND)
     today = q.request.now or date.today()
     try:
-        found, cached = lookup(app, q.request.query, today)
+        found, cached = lookup(app, q.request.query, today, q.who.key_id)
     except NoBackend as exc:
         q.note(temporal_llm=f"no translate backend: {exc.reason}")
         return result.with_updates(fallback=NO_BACKEND)

@@ -6,6 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from psycopg.types.json import Jsonb
 
+from ctx.core.errors import ValidationError
+from ctx.core.runtime.settings import secret_reference
+
 if TYPE_CHECKING:
     from ctx.core.app import App
 
@@ -14,6 +17,14 @@ def set_setting(app: App, key: str, value: Any) -> Any:
     """Validate and store a database-layer setting; hot keys apply at once (here and via NOTIFY)."""
     coerced = app.settings.validate_change(key, value)
     with app.connection() as conn:
+        name = secret_reference(coerced) if app.registry.get(key).secret else None
+        if name is not None:
+            found = conn.execute("SELECT 1 FROM context_secrets WHERE name = %s", (name,))
+            if found.fetchone() is None:
+                raise ValidationError(
+                    f"{key}: no secret named {name!r}; seal it first with `ctx secrets set {name}`",
+                    field=key,
+                )
         conn.execute(
             "INSERT INTO context_settings (key, value) VALUES (%s, %s) "
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()",

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
-from ctx.core import access, llm
+from ctx.core import access
 from ctx.core.blocks import get_type, load_types, update_type
 from ctx.core.runtime import set_setting, unset_setting
 from ctx.core.validation import Strict
@@ -121,7 +121,7 @@ def secrets_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
     that use each (``references``); never a value."""
     with app.connection() as conn:
         rows = access.list_secrets(conn)
-        used = llm.secret_references(conn)
+        used = access.secret_users(conn)
     return {"secrets": [{**r, "references": used.get(r["name"], [])} for r in rows]}
 
 

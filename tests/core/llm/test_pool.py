@@ -63,12 +63,70 @@ def test_cooldown_skips_a_failed_backend_and_doubles(app: App, srv: Any) -> None
         assert cooling["failures"] == 1 and 55 < cooling["seconds_left"] <= 60
         assert "HTTP 500" in cooling["reason"]
         assert _ask(app).backend == "steady" and len(broken.requests) == 1  # not tried again
-        app.backends.failed("broken", "again")
-        assert app.backends.cooldowns()["broken"]["seconds_left"] > 110  # doubled
+        app.backends.failed("broken", "seen by a second call of the same outage")
+        assert app.backends.cooldowns()["broken"]["failures"] == 1  # not counted twice
         app.backends.succeeded("broken")
         assert [b.name for b in app.backends.chain("synthesis")] == ["broken", "steady"]
     finally:
         broken.stop()
+
+
+def test_a_failure_after_a_cooldown_doubles_it(app: App) -> None:
+    set_setting(app, "llm.cooldown_seconds", 0.2)
+    app.backends.failed("flaky", "first")
+    time.sleep(0.3)  # the first cooldown is over; the backend fails again
+    app.backends.failed("flaky", "second")
+    cooling = app.backends.cooldowns()["flaky"]
+    assert cooling["failures"] == 2 and cooling["seconds_left"] > 0.25
+
+
+def test_cooldowns_are_per_operation(app: App, srv: Any) -> None:
+    _create(app, "both", srv.base_url, roles=["synthesis", "rerank"])
+    srv.rerank_behaviour = "error500"
+    with pytest.raises(llm.ModelError):
+        llm.rerank(app, "q", [llm.Piece("public", "doc")])
+    assert app.backends.cooldowns()["both"]["operations"] == ["rerank"]
+    assert app.backends.chain("rerank") == []
+    assert _ask(app).backend == "both"  # it still chats
+
+
+def test_a_request_the_model_refuses_fails_over_without_a_cooldown(app: App, srv: Any) -> None:
+    small = openai_server.OpenAIServer().start()
+    try:
+        small.routes["/v1/chat/completions"] = lambda server, body: (
+            400,
+            {"error": {"message": "prompt of 9000 tokens exceeds the context: Sources: x"}},
+        )
+        _create(app, "small", small.base_url, priority=200)
+        _create(app, "large", srv.base_url, priority=100)
+        assert _ask(app).backend == "large"
+        assert app.backends.cooldowns() == {}  # one long prompt does not bench it for everyone
+        with app.connection() as conn:
+            [refused] = [r for r in llm.read_log(conn) if r["backend"] == "small"]
+        assert refused["error"] == "small answered HTTP 400 on /v1/chat/completions"
+        set_setting(app, "llm.log_content", True)
+        _ask(app)
+        with app.connection() as conn:
+            [latest, *_] = [r for r in llm.read_log(conn) if r["backend"] == "small"]
+        assert "exceeds the context" in latest["error"]  # the server's words, for debugging only
+    finally:
+        small.stop()
+
+
+def test_a_server_error_body_never_reaches_the_caller(app: App, srv: Any) -> None:
+    srv.routes["/v1/chat/completions"] = lambda server, body: (
+        500,
+        {"error": {"message": "crashed on: " + body["messages"][-1]["content"]}},
+    )
+    try:
+        _create(app, "echo", srv.base_url)
+        with pytest.raises(llm.ModelError) as caught:
+            llm.chat(app, "synthesis", lambda _: [{"role": "user", "content": "secret-zq"}])
+        assert "secret-zq" not in caught.value.message
+        assert "secret-zq" not in str(app.backends.cooldowns())
+        assert "secret-zq" not in app.backends.why_empty("synthesis")
+    finally:
+        srv.routes["/v1/chat/completions"] = openai_server.chat_handler
 
 
 def test_every_backend_cooling_is_a_clear_no_backend(app: App, srv: Any) -> None:

@@ -173,3 +173,43 @@ def test_the_pool_serves_concurrent_calls(client: llm.OpenAIClient, srv: Any) ->
     for t in threads:
         t.join()
     assert results == ["fine"] * 8
+
+
+def _raw_stream(chunks: Any) -> Any:
+    def write(handler: Any) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        for chunk in chunks():
+            handler.wfile.write(chunk)
+            handler.wfile.flush()
+
+    return lambda server, body: (200, openai_server.RawReply(write))
+
+
+def test_keep_alive_comments_forever_are_cut_at_the_total_timeout(
+    client: llm.OpenAIClient, srv: Any
+) -> None:
+    def comments() -> Iterator[bytes]:
+        for _ in range(200):  # 20 s of comments, each well inside the 0.5 s read timeout
+            if srv.release.wait(0.1):
+                return
+            yield b": keep-alive\n\n"
+
+    srv.routes["/v1/chat/completions"] = _raw_stream(comments)
+    try:
+        with pytest.raises(llm.ModelTimeout) as caught:
+            list(client.stream_chat("m", MSG, {}))
+    finally:
+        srv.routes["/v1/chat/completions"] = openai_server.chat_handler
+    assert "did not end within 1.5 s" in caught.value.message
+
+
+def test_a_line_that_never_ends_is_stopped(client: llm.OpenAIClient, srv: Any) -> None:
+    srv.routes["/v1/chat/completions"] = _raw_stream(lambda: iter([b"data: " + b"x" * (2 << 20)]))
+    try:
+        with pytest.raises(llm.InvalidResponse) as caught:
+            list(client.stream_chat("m", MSG, {}))
+    finally:
+        srv.routes["/v1/chat/completions"] = openai_server.chat_handler
+    assert "stream line over" in caught.value.message

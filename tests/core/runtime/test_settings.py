@@ -193,3 +193,17 @@ def test_a_secret_setting_may_reference_a_sealed_secret(app: App, database_url: 
     assert stored == [{"value": "secret:embedder"}]
     with pytest.raises(ValidationError, match="secret:NAME"):
         set_setting(app, "embed.api_key", "secret:Not Valid")
+
+
+def test_a_secret_reference_must_exist_and_keeps_its_secret(app: App) -> None:
+    from ctx.core import Conflict, access
+
+    with pytest.raises(ValidationError, match="no secret named 'nope'"):
+        set_setting(app, "embed.api_key", "secret:nope")
+    with app.connection() as conn:
+        access.set_secret(conn, app.seal_key, "emb", "sk-1")
+    set_setting(app, "embed.api_key", "secret:emb")
+    with app.connection() as conn:
+        assert access.secret_users(conn) == {"emb": ["setting embed.api_key"]}
+        with pytest.raises(Conflict, match=r"used by setting\(s\) embed\.api_key"):
+            access.delete_secret(conn, "emb")
