@@ -303,3 +303,33 @@ def test_get_is_405_since_a_stateless_server_has_no_stream_to_offer(server: str,
     answer = httpx.get(server + "/mcp", headers=headers, timeout=10)  # would hang on a stream
     assert answer.status_code == 405 and answer.headers["allow"] == "POST, OPTIONS"
     assert answer.json()["error"] == "method_not_allowed"
+
+
+def test_query_answers_when_a_synthesis_backend_exists(server: str, app: App, keys: Any) -> None:
+    import openai_server
+
+    from ctx.core import llm
+
+    key = keys.make("a")
+    with openai_server.OpenAIServer() as peer:
+
+        async def ask(arguments: dict[str, Any]) -> Any:
+            async with connected(server, key) as client:
+                await client.call_tool("store", {"title": "Backup schedule",
+                                                 "content": "Backups run nightly at two."})  # fmt: skip
+                return payload(await client.call_tool("query", arguments))
+
+        before = run(lambda: ask({"query": "when do backups run"}))
+        assert "answer" not in before and before["results"][0]["title"] == "Backup schedule"
+        with app.connection() as conn:
+            llm.create_backend(conn, app.backend_kinds, "peer", {
+                "kind": "openai", "base_url": peer.base_url, "roles": ["synthesis"],
+                "model_map": {"default": "m"}, "trust": "full-trust"})  # fmt: skip
+        app.backends.invalidate()
+        peer.chat_default = "Nightly at two [1]."
+        after = run(lambda: ask({"query": "when do backups run"}))
+        assert after["answer"] == "Nightly at two [1]."
+        assert after["citations"] == [{"n": 1, "id": after["results"][0]["id"]}]
+        plain = run(lambda: ask({"query": "when do backups run", "answer": False}))
+        assert "answer" not in plain
+        assert len([r for r in peer.requests if r.path == "/v1/chat/completions"]) == 1
