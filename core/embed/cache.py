@@ -6,6 +6,8 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ctx.core.embed.backend_embedder import PROVIDER as BACKEND_PROVIDER
+from ctx.core.embed.backend_embedder import BackendEmbedder
 from ctx.core.embed.protocol import Embedder
 from ctx.core.embed.registry import create_embedder
 from ctx.core.errors import CtxError
@@ -31,7 +33,10 @@ class EmbedderCache:
             return emb
 
     def build(self, provider: str, options: dict[str, Any]) -> Embedder:
-        """A new embedder; the secret comes from the settings, never from stored options."""
+        """A new embedder; the secret comes from the settings, never from stored options.
+        ``backend`` is the core's own: a row of the backends pool (``embed.backend``)."""
+        if provider == BACKEND_PROVIDER:
+            return BackendEmbedder(self.app, options)
         opts = dict(options)
         try:
             secret = self.app.secret_setting("embed.api_key")

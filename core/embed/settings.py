@@ -14,13 +14,21 @@ SETTINGS = [
         "embed.provider",
         str,
         "e5",
-        "Embedder for new generations: e5 (multilingual, local), minilm (local), openai.",
+        "Embedder for new generations: e5 (multilingual, local), minilm (local), openai, or "
+        "backend (a row of the backends pool, named by embed.backend).",
         hot=False,
     ),
     Setting(
         "embed.base_url", str, "", "Base URL of an OpenAI-compatible embeddings server.", hot=False
     ),
     Setting("embed.model", str, "", "Model name sent to an embeddings server.", hot=False),
+    Setting(
+        "embed.backend",
+        str,
+        "",
+        "With embed.provider backend: the backend (embed role, full-trust) that embeds.",
+        hot=False,
+    ),
     Setting(
         "embed.dimensions",
         int,
@@ -60,7 +68,7 @@ def configured_options(app: App) -> tuple[str, dict[str, Any]]:
     """The embedder the settings ask for: provider name and its non-secret options."""
     provider = str(app.settings["embed.provider"])
     options: dict[str, Any] = {"batch_size": int(app.settings["embed.batch_size"])}
-    for key in ("base_url", "model", "query_prefix", "document_prefix"):
+    for key in ("base_url", "model", "backend", "query_prefix", "document_prefix"):
         value = app.settings[f"embed.{key}"]
         if value:
             options[key] = value
