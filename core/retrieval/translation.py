@@ -92,20 +92,24 @@ def translate(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         return candidates
     if not q.app.settings["query.translate"]:
         q.note(skipped="query.translate is off")
+        q.language["translation"] = "skipped: query.translate is off"
         return candidates
     why = available(q.app, "translate")
     if why is not None:
         q.note(skipped=f"no translate backend: {why}")
+        q.language["translation"] = f"skipped: {why}"
         return candidates
     try:
         reply = chat(q.app, "translate", lambda _pieces: _messages(query),
                          params={"temperature": 0})  # fmt: skip
     except NoBackend as exc:  # the chain emptied between the check and the call
         q.note(skipped=f"no translate backend: {exc.reason}")
+        q.language["translation"] = f"skipped: {exc.reason}"
         return candidates
     except Exception as exc:
         message = error_text(exc, str)
         q.note(failed=message)
+        q.language["translation"] = f"failed: {message}"
         q.warn(f"translation failed ({message}); searched with the original query")
         return candidates
     translated, reason, cleaned = clean_translation(reply.text, query)
@@ -113,10 +117,12 @@ def translate(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         q.note(cleaned=cleaned)
     if translated is None:
         q.note(refused=reason)
+        q.language["translation"] = f"refused: {reason}"
         q.warn(f"translation refused ({reason}); searched with the original query")
         return candidates
     q.search_text = translated
     q.language["translated"] = translated
+    q.language["translation"] = "translated"
     q.language["translation_backend"] = reply.backend
     q.note(translated=translated, backend=reply.backend, model=reply.model)
     return candidates

@@ -86,7 +86,12 @@ def test_query_round_trip_with_explain(keys: Any, client: Any) -> None:
         "took_ms",
     } <= set(body)
     assert body["confidence"] == "confident" and body["warnings"] == []
-    assert body["language"] == {"language": "de", "german_signals": ["terms:datenbank"]}
+    assert body["language"] == {
+        "language": "de",
+        "german_signals": ["terms:datenbank"],
+        "translation": "skipped: no backend serves the translate role "
+        "(add one with `ctx backends create`)",
+    }
     top = body["sources"][0]
     assert top["id"] == german and top["scope"] == "alpha"
     assert top["channels"]["fts_de"]["rank"] == 1
