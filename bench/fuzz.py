@@ -30,7 +30,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    with bench_app(None, bench_environ({"CTX_QUERY_WEIGHT_DENSE": "0"})) as app:
+    # backends the fuzzer creates may only point at this machine: no request leaves it
+    env = {"CTX_QUERY_WEIGHT_DENSE": "0", "CTX_LLM_ALLOWED_HOSTS": "127.0.0.0/8,::1,localhost"}
+    with bench_app(None, bench_environ(env)) as app:
         with app.connection() as conn:
             _, admin = access.create_key(
                 conn, name="fuzz admin", home_scope="default", is_admin=True

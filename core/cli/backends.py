@@ -159,7 +159,14 @@ def backends_create(
         enabled=enabled,
     )
     with opened_app() as app, app.connection() as conn:
-        backend = llm.create_backend(conn, app.backend_kinds, name, data, by="cli")
+        backend = llm.create_backend(
+            conn,
+            app.backend_kinds,
+            name,
+            data,
+            by="cli",
+            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
+        )
     if as_json:
         dump_json(backend.as_json())
     else:
@@ -203,7 +210,14 @@ def backends_update(
         )
         if not changes:
             raise ValidationError("nothing to change: give at least one option (see --help)")
-        backend = llm.update_backend(conn, app.backend_kinds, name, changes, by="cli")
+        backend = llm.update_backend(
+            conn,
+            app.backend_kinds,
+            name,
+            changes,
+            by="cli",
+            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
+        )
     if as_json:
         dump_json(backend.as_json())
     else:

@@ -8,6 +8,7 @@ they are.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -151,6 +152,27 @@ def _row(r: Mapping[str, Any]) -> Backend:
     )
 
 
+def host_allowed(url: str, allowed: list[str]) -> bool:
+    """Whether ``url``'s host is one of ``allowed`` (names, IP addresses, networks); an empty
+    list allows any host."""
+    if not allowed:
+        return True
+    try:
+        host = (httpx.URL(url).host or "").lower()
+    except httpx.InvalidURL:
+        return False
+    for entry in allowed:
+        entry = str(entry).strip().lower()
+        if host == entry:
+            return True
+        try:
+            if ipaddress.ip_address(host) in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def _http_url(text: str) -> bool:
     if not text.startswith(("http://", "https://")) or any(ch.isspace() for ch in text):
         return False
@@ -176,7 +198,12 @@ def get_backend(conn: psycopg.Connection[Any], name: str) -> Backend:
     return _row(row)
 
 
-def _check(conn: psycopg.Connection[Any], b: Backend, kinds: Mapping[str, Any]) -> None:
+def _check(
+    conn: psycopg.Connection[Any],
+    b: Backend,
+    kinds: Mapping[str, Any],
+    allowed: list[str] | None = None,
+) -> None:
     kind = kinds.get(b.kind)
     if kind is None:
         raise ValidationError(
@@ -194,6 +221,11 @@ def _check(conn: psycopg.Connection[Any], b: Backend, kinds: Mapping[str, Any]) 
     if getattr(kind, "needs_url", True) and not _http_url(b.base_url):
         raise ValidationError(
             "base_url must be an http:// or https:// URL with a host and no spaces",
+            field="base_url",
+        )
+    if b.base_url and not host_allowed(b.base_url, allowed or []):
+        raise ValidationError(
+            f"base_url's host is not in llm.allowed_hosts ({', '.join(allowed or [])})",
             field="base_url",
         )
     for role in b.roles:
@@ -220,6 +252,7 @@ def create_backend(
     data: Mapping[str, Any],
     *,
     by: str = "cli",
+    allowed_hosts: list[str] | None = None,
 ) -> Backend:
     if not NAME_RE.match(name):
         raise ValidationError(
@@ -241,7 +274,7 @@ def create_backend(
         enabled=True if f.enabled is None else f.enabled,
         description=f.description or "",
     )
-    _check(conn, b, kinds)
+    _check(conn, b, kinds, allowed_hosts)
     try:
         conn.execute(
             "INSERT INTO context_backends (name, kind, base_url, roles, model_map, priority, trust,"
@@ -262,6 +295,7 @@ def update_backend(
     changes: Mapping[str, Any],
     *,
     by: str = "cli",
+    allowed_hosts: list[str] | None = None,
 ) -> Backend:
     f = parse_fields(changes)
     current = get_backend(conn, name)
@@ -284,7 +318,7 @@ def update_backend(
         enabled=merged["enabled"],
         description=merged["description"] or "",
     )
-    _check(conn, b, kinds)
+    _check(conn, b, kinds, allowed_hosts)
     conn.execute(
         "UPDATE context_backends SET kind = %s, base_url = %s, roles = %s, model_map = %s,"
         " priority = %s, trust = %s, secret = %s, enabled = %s, description = %s,"

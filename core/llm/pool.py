@@ -18,7 +18,7 @@ import httpx
 
 from ctx.core.access import reveal_secret
 from ctx.core.errors import CtxError
-from ctx.core.llm.backends import Backend, list_backends
+from ctx.core.llm.backends import Backend, host_allowed, list_backends
 from ctx.core.llm.errors import ModelError
 from ctx.core.llm.openai_wire import Limits
 
@@ -169,6 +169,9 @@ class BackendPool:
 
     def client(self, backend: Backend) -> Any:
         """The kind's client for this backend (built once per version of the row)."""
+        allowed = list(self.app.settings["llm.allowed_hosts"])
+        if backend.base_url and not host_allowed(backend.base_url, allowed):
+            raise ModelError(f"backend {backend.name}: its host is not in llm.allowed_hosts")
         limits = self.limits()
         stamp = (backend.updated_at, backend.base_url, backend.secret, limits)
         with self._lock:

@@ -27,4 +27,7 @@ SETTINGS = [
             "Debug: keep each call's messages and answer in the call log (block content!)."),
     Setting("llm.log_keep_days", int, 14, "Days the call log keeps its rows.",
             minimum=1, maximum=3650),
+    Setting("llm.allowed_hosts", list, [],
+            "Hosts and networks backends may point at (names, IPs, CIDRs such as 10.0.0.0/8); "
+            "empty allows any. Checked when a backend is saved and before each call."),
 ]  # fmt: skip

@@ -75,7 +75,14 @@ def backends_create(body: BackendCreate, app: AppDep, who: AdminDep) -> dict[str
     data = body.model_dump(exclude_unset=True)
     name = data.pop("name")
     with app.connection() as conn:
-        backend = llm.create_backend(conn, app.backend_kinds, name, data, by=f"api:{who.name}")
+        backend = llm.create_backend(
+            conn,
+            app.backend_kinds,
+            name,
+            data,
+            by=f"api:{who.name}",
+            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
+        )
     app.backends.invalidate()
     return backend_row(app, backend)
 
@@ -93,7 +100,14 @@ def backends_update(
     """Change the fields given (``"secret": null`` drops the secret)."""
     changes = body.model_dump(exclude_unset=True)
     with app.connection() as conn:
-        backend = llm.update_backend(conn, app.backend_kinds, name, changes, by=f"api:{who.name}")
+        backend = llm.update_backend(
+            conn,
+            app.backend_kinds,
+            name,
+            changes,
+            by=f"api:{who.name}",
+            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
+        )
     app.backends.invalidate()
     return backend_row(app, backend)
 

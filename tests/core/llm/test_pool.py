@@ -234,3 +234,23 @@ def test_a_change_made_elsewhere_applies_without_restart(
     finally:
         listener.stop()
         second.stop()
+
+
+def test_allowed_hosts_limit_where_backends_may_point(app: App, srv: Any) -> None:
+    set_setting(app, "llm.allowed_hosts", ["10.0.0.0/8", "models.internal"])
+    kinds = app.backend_kinds
+    with app.connection() as conn:
+        for url in ("http://127.0.0.1:9/v1", "https://api.example.com"):
+            with pytest.raises(CtxError, match=r"not in llm\.allowed_hosts"):
+                llm.create_backend(conn, kinds, "x", {"kind": "openai", "base_url": url},
+                                   allowed_hosts=["10.0.0.0/8", "models.internal"])  # fmt: skip
+        for url in ("http://10.1.2.3:8080", "http://MODELS.internal/v1"):
+            llm.create_backend(conn, kinds, url.split("/")[2].split(":")[0].lower(),
+                               {"kind": "openai", "base_url": url},
+                               allowed_hosts=["10.0.0.0/8", "models.internal"])  # fmt: skip
+    set_setting(app, "llm.allowed_hosts", [])
+    _create(app, "loop", srv.base_url)
+    set_setting(app, "llm.allowed_hosts", ["10.0.0.0/8"])  # narrowed after the row was saved
+    with pytest.raises(llm.NoBackend, match=r"not in llm\.allowed_hosts"):
+        _ask(app)
+    assert srv.requests == []

@@ -11,11 +11,14 @@ from fuzzing import fuzz
 from live import live_server
 
 from ctx.core import App, Principal, StoreRequest, store_block
+from ctx.core.runtime import set_setting
 
 EXAMPLES = 60
 
 
 def test_the_fuzzer_finds_nothing(app: App, keys: Any) -> None:
+    # backends the fuzzer creates may only point at this machine: no request ever leaves it
+    set_setting(app, "llm.allowed_hosts", ["127.0.0.0/8", "::1", "localhost"])
     admin = keys.make("default", admin=True)
     user = keys.make("alpha", allowed=["default"])
     owner = Principal(key_id="00000000-0000-0000-0000-0000000000f1", name="f", home_scope="alpha")
