@@ -184,6 +184,10 @@ def query(
         elif event == "token":
             console.out(data.get("text", ""), end="", highlight=False)
             streamed.append(data.get("text", ""))
+        elif event == "reset":  # what was printed was the model's reasoning, not its answer
+            console.out("")
+            console.print("(that was the model's reasoning; the answer follows)", markup=False)
+            streamed.clear()
         elif event == "answer":
             _print_answer(data, "".join(streamed))
             result["warnings"] = data.get("warnings", result.get("warnings", []))

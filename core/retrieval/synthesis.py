@@ -190,30 +190,45 @@ def synthesis(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 
 class _Holdback:
     """Keeps streamed text back while it may still turn out to be a reasoning block or the
-    no-answer sentinel, so a client never shows either."""
+    no-answer sentinel, so a client never shows either. A model that leaves out the opening
+    ``<think>`` (its template opened it) is noticed only at ``</think>``: what was streamed so
+    far was reasoning, and ``feed`` says so (``reset``) before the answer that follows."""
+
+    CLOSE = "</think>"
 
     def __init__(self) -> None:
         self.buffer = ""
         self.open = False
+        self.sent = ""
 
-    def feed(self, piece: str) -> str:
+    def feed(self, piece: str) -> tuple[str, bool]:
+        """``(text to send, whether the text sent before was reasoning)``."""
         if self.open:
-            return piece
+            combined = self.sent + piece
+            at = combined.lower().rfind(self.CLOSE)
+            if at < 0:
+                self.sent = combined
+                return piece, False
+            rest = combined[at + len(self.CLOSE) :]
+            self.open, self.buffer, self.sent = False, "", ""
+            text, _ = self.feed(rest.lstrip())
+            return text, True
         self.buffer += piece
         head = self.buffer.lstrip()
         lowered = head.lower()
         if lowered.startswith("<think>") or "<think>".startswith(lowered):
-            if "</think>" not in lowered:
-                return ""
+            if self.CLOSE not in lowered:
+                return "", False
             head = llm.strip_reasoning(head)
             self.buffer = head
             if not head:
-                return ""
+                return "", False
         if NO_SOURCES.startswith(head.strip()) or head.strip().startswith(NO_SOURCES):
-            return ""
+            return "", False
         self.open = True
         out, self.buffer = self.buffer, ""
-        return out
+        self.sent = out
+        return out, False
 
 
 def stream_answer(q: QueryRun) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -241,7 +256,9 @@ def stream_answer(q: QueryRun) -> Iterator[tuple[str, dict[str, Any]]]:
                 result = finish(q, prep, item)
                 yield "answer", {**result, "confidence": q.confidence, "warnings": q.warnings}
                 return
-            text = hold.feed(item)
+            text, reset = hold.feed(item)
+            if reset:
+                yield "reset", {"reason": "the text so far was the model's reasoning"}
             if text:
                 yield "token", {"text": text}
     except llm.NoBackend as exc:

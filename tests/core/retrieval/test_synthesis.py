@@ -261,3 +261,15 @@ def test_an_endless_stream_is_cut_at_the_total_timeout(app: App, srv: Any) -> No
     srv.chat_behaviour = "endless"
     events = _events(app, QueryRequest(query="ingress timeout", synthesize=True))
     assert events[-1][0] == "error" and "did not end within 0.6 s" in events[-1][1]["message"]
+
+
+def test_reasoning_without_its_opening_tag_is_reset_in_the_stream(app: App, srv: Any) -> None:
+    _corpus(app)
+    _backend(app, srv)
+    srv.chat_default = "The user asks about timeouts, source one says sixty.</THINK>Sixty seconds [1]."
+    events = _events(app, QueryRequest(query="ingress timeout", synthesize=True))
+    names = [n for n, _ in events]
+    assert "reset" in names
+    after = "".join(d["text"] for n, d in events[names.index("reset") :] if n == "token")
+    assert after == "Sixty seconds [1]."
+    assert events[-1][1]["answer"] == "Sixty seconds [1]."
