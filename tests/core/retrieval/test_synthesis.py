@@ -266,7 +266,9 @@ def test_an_endless_stream_is_cut_at_the_total_timeout(app: App, srv: Any) -> No
 def test_reasoning_without_its_opening_tag_is_reset_in_the_stream(app: App, srv: Any) -> None:
     _corpus(app)
     _backend(app, srv)
-    srv.chat_default = "The user asks about timeouts, source one says sixty.</THINK>Sixty seconds [1]."
+    srv.chat_default = (
+        "The user asks about timeouts, source one says sixty.</THINK>Sixty seconds [1]."
+    )
     events = _events(app, QueryRequest(query="ingress timeout", synthesize=True))
     names = [n for n, _ in events]
     assert "reset" in names
