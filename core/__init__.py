@@ -70,6 +70,8 @@ if TYPE_CHECKING:
         ModelError,
         ModelTimeout,
         Piece,
+        admit,
+        may_see,
     )
     from ctx.core.retrieval import (
         Candidate,
@@ -144,6 +146,7 @@ __all__ = [
     "Tool",
     "Unauthorized",
     "ValidationError",
+    "admit",
     "block_categories",
     "block_stats",
     "build_matchers",
@@ -154,6 +157,7 @@ __all__ = [
     "hookimpl",
     "l2_normalize",
     "list_blocks",
+    "may_see",
     "option_float",
     "option_int",
     "option_str",
