@@ -63,13 +63,41 @@ SETTINGS = [
     _weight("query.weight_fts_en", 0.25, "English full-text"),
     _weight("query.weight_fts_de", 0.20, "German full-text"),
     _weight("query.weight_trigram", 0.10, "trigram title"),
-    _weight("query.weight_dates", 0.10, "date (resolved temporal expressions)"),
+    Setting(
+        "query.weight_dates",
+        float,
+        0.50,
+        "RRF weight of the date channel (blocks of the days the query names). The seed's 0.10 "
+        "lets loose text matches beat the named day; 0.50 measured best in "
+        "bench/temporal_retrieval.py (docs/benchmarks.md).",
+        minimum=0.0,
+        maximum=10.0,
+    ),
     _limit("query.limit_dates", 100, "date"),
     Setting(
         "query.temporal_gravity",
         bool,
         True,
         "Re-rank by temporal gravity when the query names a time.",
+    ),
+    Setting(
+        "query.gravity_boost",
+        float,
+        5.0,
+        "The strongest temporal gravity: a block dated exactly on the day the query names is "
+        "multiplied by 1 + this (less for wider spans, see query.gravity_narrow). The seed's "
+        "0.30 is too weak against topic matches; 5.0 measured best in "
+        "bench/temporal_retrieval.py (docs/benchmarks.md).",
+        minimum=0.0,
+        maximum=100.0,
+    ),
+    Setting(
+        "query.gravity_narrow",
+        bool,
+        True,
+        "Scale the gravity boost by how narrow the named time is: divided by log2 of its days "
+        "(a day: all of it; a week: about a third; a month: a fifth), since a wide span pulls "
+        "every block in it alike.",
     ),
     Setting(
         "query.rrf_k",

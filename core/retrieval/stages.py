@@ -11,6 +11,7 @@ be too.
 from __future__ import annotations
 
 import logging
+import math
 
 from ctx.core.embed import active_generation, embed_pending, vector_literal
 from ctx.core.errors import error_text
@@ -99,11 +100,23 @@ def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     )
 
 
+def gravity_boost(q: QueryRun) -> float:
+    """``query.gravity_boost``, divided by log2 of the days the query names when
+    ``query.gravity_narrow`` is on: a named day pulls hardest, a month or a year much less (every
+    block in it would be pulled alike)."""
+    boost = float(q.app.settings["query.gravity_boost"])
+    if not q.app.settings["query.gravity_narrow"]:
+        return boost
+    days = len(q.temporal.days(limit=3660)) or 1
+    return boost / max(1.0, math.log2(days))
+
+
 def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """Pull blocks dated near the time the query names forward (linear and cyclic gravity)."""
     if not candidates or not q.temporal.matched or not q.app.settings["query.temporal_gravity"]:
         return candidates
-    factors = gravity_factors(q.app, [c.block_id for c in candidates], q.temporal)
+    boost = gravity_boost(q)
+    factors = gravity_factors(q.app, [c.block_id for c in candidates], q.temporal, boost_cap=boost)
     for c in candidates:
         c.rescore("gravity", factors[c.block_id])
     q.note(pulled=sum(1 for f in factors.values() if f > 1.0))

@@ -11,7 +11,8 @@ Two paths, both pure functions:
   per dimension the best Gaussian match ``exp(-d² / 2σ²)`` of its dates against the query's, and
   the dimensions are summed by the query's weights.
 
-``gravity_factor`` turns both into one multiplicative boost between 1.0 and 1.30.
+``gravity_factor`` turns both into one multiplicative boost between 1.0 and 1 + the cap (the
+seed's 0.30 here; the query path passes ``query.gravity_boost``).
 """
 
 from __future__ import annotations

@@ -28,14 +28,20 @@ def date_query(result: TemporalResult) -> str | None:
     return " | ".join(date_token(t) for t in terms) or None
 
 
-def gravity_factors(app: App, block_ids: Sequence[str], result: TemporalResult) -> dict[str, float]:
-    """Each block's gravity toward the time ``result`` names: 1.0 (no pull) to 1.30.
+def gravity_factors(
+    app: App, block_ids: Sequence[str], result: TemporalResult, *, boost_cap: float | None = None
+) -> dict[str, float]:
+    """Each block's gravity toward the time ``result`` names: 1.0 (no pull) to 1 + ``boost_cap``.
 
     Blocks without content times get 1.0, so undated blocks stay where fusion put them.
     """
     if not block_ids or not result.matched:
         return dict.fromkeys(block_ids, 1.0)
-    gq = GravityQuery.from_result(result)
+    gq = (
+        GravityQuery.from_result(result)
+        if boost_cap is None
+        else GravityQuery.from_result(result, boost_cap=boost_cap)
+    )
     with app.connection() as conn:
         found = conn.execute(
             "SELECT block_id::text AS block_id, source_date, dimension, value "

@@ -302,13 +302,15 @@ def holiday(inp: RuleInput) -> TemporalResult | None:
         tense = inp.tense
         if inp.kind(i - 1) == "rel" and inp.int_value(i - 1):
             tense = "past" if inp.int_value(i - 1) < 0 else "future"
+        # a tense or "last"/"next" picks one occurrence: that day pulls on the time line too
+        picked = tense in ("past", "future")
         year = None
         if inp.kind(i + 1) == "year":
             year = inp.int_value(i + 1)
         elif (offset := _rel_unit(inp, i + 1, "year")) is not None:
             year = now.year + offset
         first, last = calendar_spans.holiday_span(key, now, tense, year)
-        weights = W_HOLIDAY if year is None else W_HOLIDAY_YEAR
+        weights = W_HOLIDAY if year is None and not picked else W_HOLIDAY_YEAR
         direction: Direction = direction_between(first, last, now)
         return TemporalResult.span(first, last, direction, weights)
     return None
