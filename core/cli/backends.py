@@ -158,15 +158,8 @@ def backends_create(
         description=description,
         enabled=enabled,
     )
-    with opened_app() as app, app.connection() as conn:
-        backend = llm.create_backend(
-            conn,
-            app.backend_kinds,
-            name,
-            data,
-            by="cli",
-            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
-        )
+    with opened_app() as app:
+        backend = app.backends.create(name, data, by="cli")
     if as_json:
         dump_json(backend.as_json())
     else:
@@ -192,11 +185,13 @@ def backends_update(
     whole map, --model ROLE=MODEL one entry of it; --secret '' drops the secret."""
     replaced = _model_map_json(model_map)
     entries = _model_entries(model)
-    with opened_app() as app, app.connection() as conn:
+    with opened_app() as app:
         models: dict[str, Any] | None = replaced
+        if entries and replaced is None:
+            with app.connection() as conn:
+                replaced = llm.get_backend(conn, name).model_map
         if entries:
-            base = replaced if replaced is not None else llm.get_backend(conn, name).model_map
-            models = {**base, **entries}
+            models = {**(replaced or {}), **entries}
         changes = _fields(
             kind=kind,
             url=url,
@@ -210,14 +205,7 @@ def backends_update(
         )
         if not changes:
             raise ValidationError("nothing to change: give at least one option (see --help)")
-        backend = llm.update_backend(
-            conn,
-            app.backend_kinds,
-            name,
-            changes,
-            by="cli",
-            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
-        )
+        backend = app.backends.update(name, changes, by="cli")
     if as_json:
         dump_json(backend.as_json())
     else:
@@ -227,8 +215,8 @@ def backends_update(
 @backends_app.command("delete")
 def backends_delete(name: NameArg) -> None:
     """Remove a backend (its secret stays; `ctx secrets delete` removes that)."""
-    with opened_app() as app, app.connection() as conn:
-        llm.delete_backend(conn, name)
+    with opened_app() as app:
+        app.backends.delete(name)
     console.print(f"backend {name} deleted")
 
 

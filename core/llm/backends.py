@@ -245,6 +245,35 @@ def _check(
             )
 
 
+#: What a new row has where its fields say nothing.
+NEW_ROW: dict[str, Any] = {
+    "base_url": "",
+    "roles": (),
+    "model_map": {},
+    "priority": 100,
+    "trust": "public",
+    "secret": None,
+    "enabled": True,
+    "description": "",
+}
+
+
+def _backend(name: str, values: Mapping[str, Any]) -> Backend:
+    """The row ``values`` describe, normalised (URL trimmed, no empty secret)."""
+    return Backend(
+        name=name,
+        kind=values["kind"],
+        base_url=(values["base_url"] or "").strip(),
+        roles=tuple(values["roles"]),
+        model_map=dict(values["model_map"]),
+        priority=values["priority"],
+        trust=values["trust"],
+        secret=values["secret"] or None,
+        enabled=values["enabled"],
+        description=values["description"] or "",
+    )
+
+
 def create_backend(
     conn: psycopg.Connection[Any],
     kinds: Mapping[str, Any],
@@ -262,18 +291,8 @@ def create_backend(
     f = parse_fields(data)
     if not f.kind:
         raise ValidationError("kind is required (e.g. openai)", field="kind")
-    b = Backend(
-        name=name,
-        kind=f.kind,
-        base_url=(f.base_url or "").strip(),
-        roles=tuple(f.roles or ()),
-        model_map=f.model_map or {},
-        priority=100 if f.priority is None else f.priority,
-        trust=f.trust or "public",
-        secret=f.secret or None,
-        enabled=True if f.enabled is None else f.enabled,
-        description=f.description or "",
-    )
+    given = {k: v for k, v in f.model_dump(exclude_unset=True).items() if v is not None}
+    b = _backend(name, {**NEW_ROW, **given})
     _check(conn, b, kinds, allowed_hosts)
     try:
         conn.execute(
@@ -305,19 +324,7 @@ def update_backend(
     for key in ("kind", "trust", "enabled", "priority", "roles", "model_map"):
         if key in given and given[key] is None:
             raise ValidationError(f"{key} cannot be null", field=key)
-    merged = {**current.as_json(), **given}
-    b = Backend(
-        name=name,
-        kind=merged["kind"],
-        base_url=(merged["base_url"] or "").strip(),
-        roles=tuple(merged["roles"]),
-        model_map=merged["model_map"],
-        priority=merged["priority"],
-        trust=merged["trust"],
-        secret=merged["secret"],
-        enabled=merged["enabled"],
-        description=merged["description"] or "",
-    )
+    b = _backend(name, {**current.as_json(), **given})
     _check(conn, b, kinds, allowed_hosts)
     conn.execute(
         "UPDATE context_backends SET kind = %s, base_url = %s, roles = %s, model_map = %s,"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctx.core.llm.backends import Backend
 from ctx.core.llm.calllog import CallRecord, record_call
@@ -157,6 +157,47 @@ def _exhausted(role: str, failures: list[str], passed: list[str]) -> ModelError:
     return ChainFailed(f"{role}: every backend failed: " + "; ".join(failures + passed))
 
 
+T = TypeVar("T")
+#: One model request: given the attempt and what ``request`` built for it, the value the caller
+#: wants and, for a chat, its result.
+Send = Callable[[Attempt, Any], tuple[T, ChatResult | None]]
+
+
+def _first_answer(
+    app: App,
+    role: str,
+    operation: str,
+    pieces: Sequence[Piece],
+    need: int,
+    send: Send[T],
+    request: Callable[[Attempt], Any] = lambda a: None,
+) -> tuple[T, Reply]:
+    """Walk ``role``'s chain until one backend answers ``send``; log every attempt, cool down
+    the ones that fail. ``request(attempt)`` builds what is sent (and what the log keeps with
+    ``llm.log_content``)."""
+    failures: list[str] = []
+    passed: list[str] = []
+    try:
+        for a in attempts(app, role, pieces, need=need, passed=passed):
+            logged = request(a)
+            started = time.perf_counter()
+            try:
+                value, result = send(a, logged)
+            except ModelError as exc:
+                _log(app, role, a, operation, started, error=exc, request=logged)
+                _failed(app, a, role, exc, failures)
+                continue
+            latency = _log(app, role, a, operation, started, result=result, request=logged)
+            app.backends.succeeded(a.backend.name, role)
+            text, model = (result.text, result.model or a.model) if result else ("", a.model)
+            return value, Reply(text, role, a.backend.name, model, a.withheld, a.admitted,
+                                latency, passed)  # fmt: skip
+    except NoBackend:
+        if not failures:
+            raise
+    raise _exhausted(role, failures, passed)
+
+
 def chat(
     app: App,
     role: str,
@@ -167,26 +208,11 @@ def chat(
     params: Mapping[str, Any] | None = None,
 ) -> Reply:
     """One whole answer from the first backend of ``role`` that gives one."""
-    failures: list[str] = []
-    passed: list[str] = []
-    try:
-        for a in attempts(app, role, pieces, need=need, passed=passed):
-            messages = build(a.admitted)
-            started = time.perf_counter()
-            try:
-                result = a.client.chat(a.model, messages, _merged(a.params, params))
-            except ModelError as exc:
-                _log(app, role, a, "chat", started, error=exc, request=messages)
-                _failed(app, a, role, exc, failures)
-                continue
-            latency = _log(app, role, a, "chat", started, result=result, request=messages)
-            app.backends.succeeded(a.backend.name, role)
-            return Reply(result.text, role, a.backend.name, result.model or a.model,
-                         a.withheld, a.admitted, latency, passed)  # fmt: skip
-    except NoBackend:
-        if not failures:
-            raise
-    raise _exhausted(role, failures, passed)
+
+    def send(a: Attempt, messages: Messages) -> tuple[None, ChatResult]:
+        return None, a.client.chat(a.model, messages, _merged(a.params, params))
+
+    return _first_answer(app, role, "chat", pieces, need, send, lambda a: build(a.admitted))[1]
 
 
 def stream(
@@ -235,50 +261,23 @@ def rerank(
 ) -> tuple[list[float | None], Reply]:
     """Raw scores from the rerank chain, one per piece (``None`` for a piece the backend may not
     see); the pieces' values are the document texts."""
-    failures: list[str] = []
-    passed: list[str] = []
-    try:
-        for a in attempts(app, "rerank", pieces, need=1, passed=passed):
-            docs = [str(p.value) for p in a.admitted]
-            started = time.perf_counter()
-            try:
-                scores = a.client.rerank(a.model, query, docs, _merged(a.params, params))
-            except ModelError as exc:
-                _log(app, "rerank", a, "rerank", started, error=exc)
-                _failed(app, a, "rerank", exc, failures)
-                continue
-            latency = _log(app, "rerank", a, "rerank", started)
-            app.backends.succeeded(a.backend.name, "rerank")
-            by_piece = {id(p): s for p, s in zip(a.admitted, scores, strict=True)}
-            out = [by_piece.get(id(p)) for p in pieces]
-            return out, Reply("", "rerank", a.backend.name, a.model, a.withheld, a.admitted,
-                              latency, passed)  # fmt: skip
-    except NoBackend:
-        if not failures:
-            raise
-    raise _exhausted("rerank", failures, passed)
+
+    def send(a: Attempt, _: None) -> tuple[list[float | None], None]:
+        docs = [str(p.value) for p in a.admitted]
+        scores = a.client.rerank(a.model, query, docs, _merged(a.params, params))
+        by_piece = {id(p): s for p, s in zip(a.admitted, scores, strict=True)}
+        return [by_piece.get(id(p)) for p in pieces], None
+
+    return _first_answer(app, "rerank", "rerank", pieces, 1, send)
 
 
 def embed(app: App, texts: Sequence[Piece]) -> tuple[list[list[float]], Reply]:
     """Vectors from the embed chain; every text must be visible to the backend."""
-    failures: list[str] = []
-    passed: list[str] = []
-    try:
-        for a in attempts(app, "embed", texts, need=len(texts), passed=passed):
-            started = time.perf_counter()
-            try:
-                vectors = a.client.embed(a.model, [str(p.value) for p in a.admitted], a.params)
-            except ModelError as exc:
-                _log(app, "embed", a, "embed", started, error=exc)
-                _failed(app, a, "embed", exc, failures)
-                continue
-            latency = _log(app, "embed", a, "embed", started)
-            app.backends.succeeded(a.backend.name, "embed")
-            return vectors, Reply("", "embed", a.backend.name, a.model, 0, a.admitted, latency)
-    except NoBackend:
-        if not failures:
-            raise
-    raise _exhausted("embed", failures, passed)
+
+    def send(a: Attempt, _: None) -> tuple[list[list[float]], None]:
+        return a.client.embed(a.model, [str(p.value) for p in a.admitted], a.params), None
+
+    return _first_answer(app, "embed", "embed", texts, len(texts), send)
 
 
 def available(app: App, role: str) -> str | None:

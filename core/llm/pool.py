@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,14 @@ import httpx
 
 from ctx.core.access import reveal_secret
 from ctx.core.errors import CtxError
-from ctx.core.llm.backends import Backend, host_allowed, list_backends
+from ctx.core.llm.backends import (
+    Backend,
+    create_backend,
+    delete_backend,
+    host_allowed,
+    list_backends,
+    update_backend,
+)
 from ctx.core.llm.errors import ModelError
 from ctx.core.llm.openai_wire import Limits
 
@@ -64,6 +72,32 @@ class BackendPool:
                 with self.app.connection() as conn:
                     self._rows = list_backends(conn)
             return list(self._rows)
+
+    # -- writes ---------------------------------------------------------------------------------
+    # The rows through the pool: this app's kinds and allowed hosts, and the pool rebuilt after.
+
+    def create(self, name: str, data: Mapping[str, Any], *, by: str) -> Backend:
+        with self.app.connection() as conn:
+            b = create_backend(conn, self.app.backend_kinds, name, data, by=by,
+                               allowed_hosts=self._allowed())  # fmt: skip
+        self.invalidate()
+        return b
+
+    def update(self, name: str, changes: Mapping[str, Any], *, by: str) -> Backend:
+        with self.app.connection() as conn:
+            b = update_backend(conn, self.app.backend_kinds, name, changes, by=by,
+                               allowed_hosts=self._allowed())  # fmt: skip
+        self.invalidate()
+        return b
+
+    def delete(self, name: str) -> Backend:
+        with self.app.connection() as conn:
+            b = delete_backend(conn, name)
+        self.invalidate()
+        return b
+
+    def _allowed(self) -> list[str]:
+        return [str(h) for h in self.app.settings["llm.allowed_hosts"]]
 
     def serving(self, role: str) -> list[Backend]:
         """Enabled backends with the role, highest priority first (cooling ones included)."""
@@ -169,8 +203,7 @@ class BackendPool:
 
     def client(self, backend: Backend) -> Any:
         """The kind's client for this backend (built once per version of the row)."""
-        allowed = list(self.app.settings["llm.allowed_hosts"])
-        if backend.base_url and not host_allowed(backend.base_url, allowed):
+        if backend.base_url and not host_allowed(backend.base_url, self._allowed()):
             raise ModelError(f"backend {backend.name}: its host is not in llm.allowed_hosts")
         limits = self.limits()
         stamp = (backend.updated_at, backend.base_url, backend.secret, limits)

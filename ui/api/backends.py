@@ -74,17 +74,7 @@ def backends_create(body: BackendCreate, app: AppDep, who: AdminDep) -> dict[str
     without a model, a bad URL), 409 when the name is taken."""
     data = body.model_dump(exclude_unset=True)
     name = data.pop("name")
-    with app.connection() as conn:
-        backend = llm.create_backend(
-            conn,
-            app.backend_kinds,
-            name,
-            data,
-            by=f"api:{who.name}",
-            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
-        )
-    app.backends.invalidate()
-    return backend_row(app, backend)
+    return backend_row(app, app.backends.create(name, data, by=f"api:{who.name}"))
 
 
 @router.get("/{name}", name="backends-show")
@@ -99,24 +89,12 @@ def backends_update(
 ) -> dict[str, Any]:
     """Change the fields given (``"secret": null`` drops the secret)."""
     changes = body.model_dump(exclude_unset=True)
-    with app.connection() as conn:
-        backend = llm.update_backend(
-            conn,
-            app.backend_kinds,
-            name,
-            changes,
-            by=f"api:{who.name}",
-            allowed_hosts=list(app.settings["llm.allowed_hosts"]),
-        )
-    app.backends.invalidate()
-    return backend_row(app, backend)
+    return backend_row(app, app.backends.update(name, changes, by=f"api:{who.name}"))
 
 
 @router.delete("/{name}", name="backends-delete")
 def backends_delete(name: str, app: AppDep, _: AdminDep) -> dict[str, Any]:
-    with app.connection() as conn:
-        llm.delete_backend(conn, name)
-    app.backends.invalidate()
+    app.backends.delete(name)
     return {"name": name, "deleted": True}
 
 
