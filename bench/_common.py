@@ -91,12 +91,14 @@ class FixedQueryEmbedder:
         dimensions: int,
         vectors: dict[str, NDArray[np.float32]],
         fallback: Callable[[str], NDArray[np.float32]] | None = None,
+        similarity_bands: tuple[float, float] | None = None,
     ) -> None:
         self.name = name
         self.model = model
         self.dimensions = dimensions
         self.vectors = vectors
         self.fallback = fallback
+        self.similarity_bands = similarity_bands
 
     def embed_documents(self, texts: list[str]) -> NDArray[np.float32]:
         raise RuntimeError("FixedQueryEmbedder embeds queries only")

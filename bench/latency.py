@@ -6,10 +6,10 @@ pseudo-words plus English function words, varied titles, 25 categories) with COP
 (generated in SQL), builds that generation's HNSW index and ANALYZEs. Then it times, interleaved
 per query:
 
-* fusion: the query stages up to ``candidates`` with the settings' weights (``ctx_rrf``, four
+* fusion: the query stages up to ``rescore`` with the settings' weights (``ctx_rrf``, four
   channels);
 * dense-only: the same with weights dense 1, the others 0;
-* raw HNSW: ``ORDER BY embedding <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
+* raw HNSW: ``ORDER BY context <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
 * fts: the same with weights English 0.25, German 0.20, the others 0.
 
 Query texts are 2-6 vocabulary words drawn by frequency; query vectors are fixed random unit
@@ -298,7 +298,7 @@ def raw_dense(app: App, gen: dict[str, Any], vec: str, limit: int) -> list[Any]:
         conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         return conn.execute(
             f"SELECT block_id FROM context_block_embeddings WHERE generation = {g} "
-            f"ORDER BY embedding::halfvec({d}) <=> %s::halfvec({d}) LIMIT %s",
+            f"ORDER BY context::halfvec({d}) <=> %s::halfvec({d}) LIMIT %s",
             (vec, limit),
         ).fetchall()
 
@@ -371,7 +371,7 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
                     req,
                     weights=weights[kind],
                     skip={"temporal"},
-                    stop_after="candidates",
+                    stop_after="rescore",
                 )
             dt = time.perf_counter() - t0
             if i >= warmup:  # the first queries warm caches and plans

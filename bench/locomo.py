@@ -2,10 +2,15 @@
 
 Each conversation becomes one scope, each turn one block (content ``"Speaker: text"``, the session
 date as ``occurred_at``, the ``dia_id`` in metadata). Every question of categories 1-4 is asked in
-its conversation's scope through the query stages up to ``candidates`` (the ranking
-``/api/query`` trims; the temporal stage is measured separately with ``--temporal``) with the
-channel weights of the chosen mode; a question counts as found at k when any of its evidence
-turns is among the first k candidates.
+its conversation's scope through the query stages up to ``rescore`` (the ranking ``/api/query``
+trims; the temporal stage is measured separately with ``--temporal``) with the channel weights of
+the chosen mode; a question counts as found at k when any of its evidence turns is among the
+first k candidates. The first three conversations tuned the defaults, the other two confirm them;
+both are reported, with the targets.
+
+``--baseline`` adds, on the same index, hybrid without the context vectors and the rescore stage
+(the state before them) and with each alone. ``--confidence`` asks every question also in the
+next conversation's scope, where it has no answer, and reports the confidence classes.
 
     .venv/bin/python bench/locomo.py --mode all --embedder e5
     .venv/bin/python bench/locomo.py --data other.json --mode fts --json
@@ -55,6 +60,8 @@ from locomo_variants import run_variants
 
 from ctx.core import App, QueryRequest, StoreRequest, blocks, retrieval
 from ctx.core.embed import active_generation, vector_literal
+from ctx.core.embed.context import blend_of, refresh_sequence
+from ctx.core.retrieval.confidence import classify, threshold_scale
 from ctx.core.runtime import drain
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
@@ -116,6 +123,7 @@ def ask_all(
     convs: list[Conversation],
     by_id: dict[str, str],
     weights: dict[str, float] | None,
+    skip: frozenset[str] = frozenset({"temporal"}),
 ) -> tuple[list[tuple[int, int | None]], list[float], list[float]]:
     hits: list[tuple[int, int | None]] = []
     times: list[float] = []
@@ -129,8 +137,8 @@ def ask_all(
                 who,
                 QueryRequest(query=q.text, scopes=[conv.scope]),
                 weights=weights,
-                skip={"temporal"},
-                stop_after="candidates",
+                skip=skip,
+                stop_after="rescore",
             )
             times.append(time.perf_counter() - t0)
             if run.warnings:
@@ -197,6 +205,105 @@ def api_view(app: App, convs: list[Conversation], by_id: dict[str, str]) -> dict
     }
 
 
+# (name, context vectors blended, stages skipped): the hybrid mode without this issue's changes
+BASELINES = (
+    (
+        "before: own embeddings, fusion order",
+        False,
+        frozenset({"temporal", "neighbours", "rescore"}),
+    ),
+    ("+ context vectors", True, frozenset({"temporal", "neighbours", "rescore"})),
+    ("+ context vectors + neighbours", True, frozenset({"temporal", "rescore"})),
+    ("+ context vectors + rescore", True, frozenset({"temporal", "neighbours"})),
+    ("own embeddings + neighbours + rescore", False, frozenset({"temporal"})),
+)
+TUNE_CONVERSATIONS = 3  # the first three conversations tune, the rest confirm
+TARGETS = {"r@10": 0.80, "mrr": 0.60}
+
+
+def split(hits: list[tuple[int, int | None]], convs: list[Conversation]) -> dict[str, Any]:
+    """The figures of the tuning conversations and of the confirming ones."""
+    n_tune = sum(len(c.questions) for c in convs[:TUNE_CONVERSATIONS])
+    names = [c.sample_id for c in convs]
+    return {
+        "tune": {"conversations": names[:TUNE_CONVERSATIONS], **summarise(hits[:n_tune])},
+        "confirm": {"conversations": names[TUNE_CONVERSATIONS:], **summarise(hits[n_tune:])},
+    }
+
+
+def set_context_vectors(app: App, convs: list[Conversation], *, blended: bool) -> None:
+    """Each block's own embedding as its context vector (the seed's dense channel), or the
+    blend of ``embed.context_*`` (the default)."""
+    with app.connection() as conn:
+        gen = active_generation(conn)
+        assert gen is not None
+        scopes = [c.scope for c in convs]
+        if not blended:
+            conn.execute(
+                "UPDATE context_block_embeddings e SET context = embedding FROM context_blocks b "
+                "WHERE b.id = e.block_id AND e.generation = %s AND b.scope = ANY(%s)",
+                (gen["id"], scopes),
+            )
+            return
+        for scope in scopes:
+            refresh_sequence(conn, blend_of(app), int(gen["id"]), scope, "conversation")
+
+
+def confidence_view(app: App, convs: list[Conversation], by_id: dict[str, str]) -> dict[str, Any]:
+    """Each question asked in its own conversation's scope (answerable) and in the next
+    conversation's (unanswerable: other people, other events): the share of each class, with
+    the evidence class (the default) and the seed's fused-score thresholds on the same runs."""
+    scale = threshold_scale(int(app.settings["query.rrf_k"]))
+    seed_confident = float(app.settings["query.confident_threshold"]) * scale
+    seed_floor = float(app.settings["query.score_threshold"]) * scale
+    out: dict[str, Any] = {}
+    for label, conv_set in (
+        ("tune", convs[:TUNE_CONVERSATIONS]),
+        ("confirm", convs[TUNE_CONVERSATIONS:]),
+        ("all", convs),
+    ):
+        res: dict[str, Any] = {}
+        for kind in ("answerable", "unanswerable"):
+            classes: Counter[str] = Counter()
+            seed: Counter[str] = Counter()
+            sims: list[float] = []
+            covs: list[float] = []
+            for conv in conv_set:
+                i = convs.index(conv)
+                scope = conv.scope if kind == "answerable" else convs[(i + 1) % len(convs)].scope
+                who = principal(scope)
+                for q in conv.questions:
+                    run, _ = retrieval.run_pipeline(
+                        app,
+                        who,
+                        QueryRequest(query=q.text, scopes=[scope]),
+                        skip={"temporal"},
+                        stop_after="thresholds",
+                    )
+                    classes[run.confidence] += 1
+                    notes = next(t["notes"] for t in run.trace if t["name"] == "thresholds")
+                    seed[classify(float(notes["best"]), seed_confident, seed_floor)] += 1
+                    if notes.get("similarity") is not None:
+                        sims.append(float(notes["similarity"]))
+                    covs.append(float(notes.get("coverage") or 0.0))
+            n = sum(classes.values())
+            res[kind] = {
+                "n": n,
+                "evidence": {k: round(v / n, 3) for k, v in sorted(classes.items())},
+                "seed_score": {k: round(v / n, 3) for k, v in sorted(seed.items())},
+                "similarity_p10_50_90": [
+                    round(float(np.percentile(sims, p)), 4) for p in (10, 50, 90)
+                ]
+                if sims
+                else None,
+                "coverage_p10_50_90": [
+                    round(float(np.percentile(covs, p)), 3) for p in (10, 50, 90)
+                ],
+            }
+        out[label] = res
+    return out
+
+
 # -- main --------------------------------------------------------------------------------------
 
 
@@ -213,6 +320,16 @@ def main() -> None:
         "--temporal",
         action="store_true",
         help="also compare hybrid without and with the temporal stage (date channel, gravity)",
+    )
+    ap.add_argument(
+        "--confidence",
+        action="store_true",
+        help="also ask every question in another conversation's scope and report the classes",
+    )
+    ap.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also run hybrid with each block's own embedding as its context vector (the seed)",
     )
     ap.add_argument("--limit-conversations", type=int, default=0, help="0: all (smoke tests)")
     ap.add_argument("--json", action="store_true")
@@ -270,9 +387,23 @@ def main() -> None:
             use_embedder(
                 app,
                 FixedQueryEmbedder(
-                    real.name, real.model, real.dimensions, qvecs, fallback=real.embed_query
+                    real.name,
+                    real.model,
+                    real.dimensions,
+                    qvecs,
+                    fallback=real.embed_query,
+                    similarity_bands=getattr(real, "similarity_bands", None),
                 ),
             )
+            if args.baseline:
+                report["baselines"] = {}
+                for name, blended, skip in BASELINES:
+                    set_context_vectors(app, convs, blended=blended)
+                    base_hits = ask_all(app, convs, by_id, None, skip=skip)[0]
+                    report["baselines"][name] = {**summarise(base_hits), **split(base_hits, convs)}
+                    o = report["baselines"][name]["overall"]
+                    progress(f"{name}: R@10 {o['r@10']} MRR {o['mrr']}")
+                set_context_vectors(app, convs, blended=True)
             report["modes"] = {}
             for mode in modes:
                 w = FIXED_MODES[mode]
@@ -281,6 +412,7 @@ def main() -> None:
                 res["weights"] = w or retrieval.channel_weights(app)
                 res["query_ms"] = timing_ms(times)
                 res["best_score_median"] = round(float(np.median(best)), 5)
+                res.update(split(hits, convs))
                 report["modes"][mode] = res
                 o = res["overall"]
                 progress(f"{mode}: R@1 {o['r@1']} R@5 {o['r@5']} R@10 {o['r@10']} MRR {o['mrr']}")
@@ -297,6 +429,8 @@ def main() -> None:
                 progress(f"temporal: {matched} questions resolved to a time")
             if args.api:
                 report["api"] = api_view(app, convs, by_id)
+            if args.confidence:
+                report["confidence"] = confidence_view(app, convs, by_id)
             if args.variants:
                 lit = {t: vector_literal(v) for t, v in qvecs.items()}
                 report["variants"] = run_variants(app, convs, by_id, lit)
@@ -333,6 +467,10 @@ def print_report(r: dict[str, Any]) -> None:
                 + ([res["query_ms"]["mean"], res["query_ms"]["p95"]] if key == "all" else ["", ""])
             )
     print(table(["mode", "category", "n", "R@1", "R@5", "R@10", "MRR", "ms mean", "ms p95"], rows))
+    if "hybrid" in r["modes"]:
+        print_targets(r)
+    if "confidence" in r:
+        print_confidence(r["confidence"])
     if "temporal" in r:
         t = r["temporal"]
         print(
@@ -391,6 +529,100 @@ def print_report(r: dict[str, Any]) -> None:
         ]
         print("\nvariants (benchmark-local):")
         print(table(["variant", "R@1", "R@5", "R@10", "MRR"], vrows))
+
+
+# hybrid R@10 per category before issue 11 (docs/benchmarks.md); with --baseline the same run's
+# "before" figures are the floor instead
+CATEGORY_FLOOR = {"1": 0.739, "2": 0.859, "3": 0.545, "4": 0.756}
+
+
+def print_targets(r: dict[str, Any]) -> None:
+    h = r["modes"]["hybrid"]
+    rows = []
+    runs = [("hybrid", h), *r.get("baselines", {}).items()]
+    for name, run in runs:
+        for part in ("tune", "confirm"):
+            o = run[part]["overall"]
+            rows.append(
+                [
+                    name,
+                    f"{part} ({', '.join(run[part]['conversations'])})",
+                    o["n"],
+                    o["r@1"],
+                    o["r@10"],
+                    o["mrr"],
+                ]
+            )
+        o = run["overall"]
+        rows.append([name, "all", o["n"], o["r@1"], o["r@10"], o["mrr"]])
+    print("\nhybrid on the tuning and the confirming conversations:")
+    print(table(["run", "conversations", "n", "R@1", "R@10", "MRR"], rows))
+    o = h["overall"]
+    verdict = []
+    for key, target in TARGETS.items():
+        verdict.append(
+            f"{key.upper()} {o[key]} (target >= {target}: {'met' if o[key] >= target else 'missed'})"
+        )
+    before = r.get("baselines", {}).get(BASELINES[0][0])
+    floors = (
+        {c: fig["r@10"] for c, fig in before["by_category"].items()} if before else CATEGORY_FLOOR
+    )
+    lower = [
+        f"{CATEGORIES[int(c)]} {h['by_category'][c]['r@10']} < {floor}"
+        for c, floor in floors.items()
+        if c in h["by_category"] and h["by_category"][c]["r@10"] < floor
+    ]
+    verdict.append(
+        "no category lower than before: "
+        + ("met" if not lower else "missed (" + "; ".join(lower) + ")")
+    )
+    print("targets: " + "; ".join(verdict))
+
+
+def print_confidence(c: dict[str, Any]) -> None:
+    rows = []
+    for part, res in c.items():
+        for kind, fig in res.items():
+            ev, seed = fig["evidence"], fig["seed_score"]
+            rows.append(
+                [
+                    part,
+                    kind,
+                    fig["n"],
+                    ev.get("confident", 0),
+                    ev.get("low_confidence", 0),
+                    ev.get("no_relevant_blocks_found", 0),
+                    seed.get("confident", 0),
+                    fig["similarity_p10_50_90"],
+                    fig["coverage_p10_50_90"],
+                ]
+            )
+    print("\nconfidence (each question in its own conversation's scope, and in the next one's):")
+    print(
+        table(
+            [
+                "part",
+                "questions",
+                "n",
+                "confident",
+                "low",
+                "nothing found",
+                "seed: confident",
+                "similarity p10/50/90",
+                "coverage p10/50/90",
+            ],
+            rows,
+        )
+    )
+    a, u = c["all"]["answerable"]["evidence"], c["all"]["unanswerable"]["evidence"]
+    ok_a = a.get("confident", 0) >= 0.90
+    ok_u = u.get("confident", 0) <= 0.20
+    most = u.get("no_relevant_blocks_found", 0) > u.get("low_confidence", 0)
+    print(
+        f"targets: answerable confident {a.get('confident', 0)} (>= 0.90: {'met' if ok_a else 'missed'}); "
+        f"unanswerable confident {u.get('confident', 0)} (<= 0.20: {'met' if ok_u else 'missed'}); "
+        f"most of the rest nothing found: {'met' if most else 'missed'}"
+    )
 
 
 if __name__ == "__main__":

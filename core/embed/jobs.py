@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ctx.core.embed.context import refresh_blocks
 from ctx.core.embed.generations import target_generations
 from ctx.core.errors import EmbeddingError, error_text
 from ctx.core.runtime import (
@@ -80,14 +81,17 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
-                "embedding) VALUES (%s, %s, %s, %s::halfvec) ON CONFLICT (block_id, generation) "
-                "DO UPDATE SET embedding = EXCLUDED.embedding, "
-                "content_hash = EXCLUDED.content_hash, created_at = now()",
+                "embedding, context) VALUES (%s, %s, %s, %s::halfvec, %s::halfvec) "
+                "ON CONFLICT (block_id, generation) DO UPDATE SET embedding = EXCLUDED.embedding, "
+                "context = EXCLUDED.context, content_hash = EXCLUDED.content_hash, "
+                "created_at = now()",
                 [
-                    (r["id"], gen["id"], r["content_hash"], vector_literal(v))
+                    (r["id"], gen["id"], r["content_hash"], lit, lit)
                     for r, v in zip(rows, vecs, strict=True)
+                    for lit in (vector_literal(v),)
                 ],
             )
+        refresh_blocks(app, conn, int(gen["id"]), [str(r["id"]) for r in rows])
         written += len(rows)
     return written
 

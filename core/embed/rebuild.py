@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from ctx.core.embed.context import refresh_blocks
 from ctx.core.embed.generations import (
     building_generation,
     create_generation,
@@ -78,6 +79,7 @@ def fill_step(app: App, job: Job) -> bool:
                         for r, v in zip(rows, vecs, strict=True)
                     ],
                 )
+            refresh_blocks(app, conn, gen_id, [str(r["id"]) for r in rows])
     return True
 
 

@@ -11,6 +11,32 @@ if TYPE_CHECKING:
 
 SETTINGS = [
     Setting(
+        "embed.context_weight",
+        float,
+        0.2,
+        "Weight of each neighbour's embedding in a block's context vector, the vector the dense "
+        "channel searches (0: each block's own embedding, as the seed). Applies to vectors "
+        "computed from then on.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "embed.context_window",
+        int,
+        2,
+        "Neighbours on each side (same scope and category, in writing order) blended into a "
+        "block's context vector.",
+        minimum=0,
+        maximum=8,
+    ),
+    Setting(
+        "embed.context_gap_s",
+        float,
+        600.0,
+        "Blocks written more than this many seconds apart are not neighbours.",
+        minimum=0.0,
+    ),
+    Setting(
         "embed.provider",
         str,
         "e5",

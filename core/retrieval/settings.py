@@ -155,6 +155,145 @@ SETTINGS = [
         maximum=20,
     ),
     Setting(
+        "query.topic_text",
+        bool,
+        True,
+        "When the query names a time, the text channels search it without its time words (the "
+        "date channel and gravity answer those; holiday names stay). Off: the whole query, as "
+        "the seed.",
+    ),
+    Setting(
+        "query.neighbour_weight",
+        float,
+        0.3,
+        "Neighbours stage: a candidate gains this share of the fused scores of the candidates "
+        "next to it in its sequence (same scope and category, writing order; 0: off, as the "
+        "seed).",
+        minimum=0.0,
+        maximum=2.0,
+    ),
+    Setting(
+        "query.neighbour_window",
+        int,
+        2,
+        "Neighbours stage: how many positions apart two candidates may be.",
+        minimum=0,
+        maximum=8,
+    ),
+    Setting(
+        "query.rescore_depth",
+        int,
+        10,
+        "The first this many fused candidates are re-ordered by their normalised channel scores "
+        "(the rescore stage; 0: rank-fusion order, as the seed).",
+        minimum=0,
+        maximum=200,
+    ),
+    Setting(
+        "query.rescore_weight_dense",
+        float,
+        0.4,
+        "Rescore: weight of the min-max-normalised dense similarity.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.rescore_weight_fts",
+        float,
+        0.5,
+        "Rescore: weight of the normalised full-text score in the query's language.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.rescore_weight_fts_other",
+        float,
+        0.1,
+        "Rescore: weight of the normalised full-text score in the other language.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.rescore_weight_coverage",
+        float,
+        0.2,
+        "Rescore: weight of the share of the question's words a block contains, each weighted "
+        "by its rarity in the scopes searched.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.rescore_weight_dates",
+        float,
+        0.5,
+        "Rescore, when the query names a time: weight of lying in it (the date channel).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.confidence",
+        str,
+        "evidence",
+        "How the confidence class is decided: evidence (the best hit's similarity against the "
+        "embedder's calibrated bands and how much of the question's vocabulary the first hits "
+        "cover) or score (the seed's thresholds on the fused score).",
+        choices=("evidence", "score"),
+    ),
+    Setting(
+        "query.related_similarity",
+        float,
+        0.0,
+        "Evidence class: dense similarity below which the nearest block is not about the "
+        "question (0: the embedder's calibrated value; e5 0.825).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.confident_similarity",
+        float,
+        0.0,
+        "Evidence class: dense similarity at or above which a result is confident on its own "
+        "(0: the embedder's calibrated value; e5 0.85).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.confident_coverage",
+        float,
+        0.4,
+        "Evidence class: share of the question's words (weighted by rarity) the first hits must "
+        "contain to be confident when the similarity is related but not confident.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.unrelated_coverage",
+        float,
+        0.5,
+        "Evidence class: when even the nearest block is unrelated, a coverage below this means "
+        "nothing relevant was found.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.words_confident_coverage",
+        float,
+        0.3,
+        "Evidence class without a calibrated similarity (no dense channel, or an embedder without "
+        "bands): coverage at or above which a result is confident.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.words_floor_coverage",
+        float,
+        0.1,
+        "Evidence class without a calibrated similarity: coverage below which nothing relevant "
+        "was found.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
         "query.confident_threshold",
         float,
         0.008,
@@ -210,6 +349,14 @@ SETTINGS = [
 
 
 def thresholds_ordered(get: Callable[[str], Any]) -> str | None:
+    related, confident = (
+        float(get("query.related_similarity")),
+        float(get("query.confident_similarity")),
+    )
+    if related and confident and related > confident:
+        return "query.related_similarity must not exceed query.confident_similarity"
+    if float(get("query.words_floor_coverage")) > float(get("query.words_confident_coverage")):
+        return "query.words_floor_coverage must not exceed query.words_confident_coverage"
     if float(get("query.score_threshold")) > float(get("query.confident_threshold")):
         return (
             "query.score_threshold must not exceed query.confident_threshold "

@@ -1,6 +1,7 @@
 """The built-in stages of the query path, in order:
 
-scopes → language → temporal → embed → candidates → gravity → thresholds → trim → sources
+scopes → language → temporal → embed → candidates → neighbours → rescore → gravity →
+thresholds → trim → sources
 
 ``embed`` calls a model and is fail-open: when the embedder fails, the text channels still answer
 and the response carries a warning. The model stages (``translate``, ``rerank``, ``synthesis``)
@@ -16,10 +17,21 @@ import math
 from ctx.core.embed import active_generation, embed_pending, vector_literal
 from ctx.core.errors import error_text
 from ctx.core.retrieval.candidates import Candidate, by_score, explain_candidate
-from ctx.core.retrieval.confidence import LOW_CONFIDENCE, NOTHING_FOUND, classify, threshold_scale
+from ctx.core.retrieval.confidence import (
+    COVERAGE_HITS,
+    LOW_CONFIDENCE,
+    NOTHING_FOUND,
+    Bands,
+    Evidence,
+    classify,
+    classify_evidence,
+    threshold_scale,
+)
 from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
 from ctx.core.retrieval.language import detect_german
+from ctx.core.retrieval.neighbours import neighbours
 from ctx.core.retrieval.pipeline import QueryRun, QueryStage
+from ctx.core.retrieval.rescore import question_hits, rescore
 from ctx.core.retrieval.sources import fetch_sources
 from ctx.core.retrieval.temporal_llm import apply_fallback
 from ctx.core.temporal import date_query, extract_pending, gravity_factors
@@ -76,10 +88,19 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 
 def _text_query(q: QueryRun) -> str:
     """The text channels search the query and, when it was translated, the translation too:
-    German blocks keep matching the German words, English blocks match the translation."""
+    German blocks keep matching the German words, English blocks match the translation. When the
+    query names a time (and ``query.topic_text`` is on), its time words are left out: the date
+    channel and gravity answer them, and in the text channels "May 2023" would match every block
+    that mentions the month."""
+    text = q.request.query
     if q.search_text and q.search_text != q.request.query:
-        return f"{q.request.query} {q.search_text}"
-    return q.request.query
+        text = f"{q.request.query} {q.search_text}"
+    if q.temporal.matched and q.app.settings["query.topic_text"]:
+        topic = q.app.temporal_parser.residual(text)
+        if topic.strip():
+            q.note(topic_text=topic)
+            return topic
+    return text
 
 
 def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
@@ -123,14 +144,63 @@ def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     return by_score(candidates)
 
 
+def _bands(q: QueryRun) -> Bands:
+    """The similarity bands of the settings, else of the embedder that made the query vector
+    (None: no calibration, the words decide), and the coverage thresholds."""
+    s = q.app.settings
+    related, confident = (
+        float(s["query.related_similarity"]),
+        float(s["query.confident_similarity"]),
+    )
+    if (not related or not confident) and q.generation is not None and q.embedding is not None:
+        calibrated = getattr(q.app.embedders.for_generation(q.generation), "similarity_bands", None)
+        if calibrated:  # a setting left at 0 takes the embedder's value
+            related, confident = related or calibrated[0], confident or calibrated[1]
+    if not (related and confident) or related > confident:
+        related = confident = 0.0  # no usable calibration: the words decide
+    return Bands(
+        related or None,
+        confident or None,
+        float(s["query.confident_coverage"]),
+        float(s["query.unrelated_coverage"]),
+        float(s["query.words_confident_coverage"]),
+        float(s["query.words_floor_coverage"]),
+    )
+
+
+def evidence(q: QueryRun, candidates: list[Candidate]) -> Evidence:
+    """The best dense similarity among the candidates, the first hits' coverage of the question's
+    words (its time words left out; the better of the query and its translation) and, when it
+    names a time, whether a first hit lies in it."""
+    sims = [v for c in candidates if (v := c.channel_scores.get("dense")) is not None]
+    first = by_score(candidates)[:COVERAGE_HITS]
+    time_hit = None
+    if q.temporal.matched:
+        time_hit = any(
+            c.ranks.get("dates") is not None or c.factors.get("gravity", 1.0) > 1.0 for c in first
+        )
+    shares = [h.coverage() for h in question_hits(q, [c.block_id for c in first])]
+    known = [s for s in shares if s is not None]
+    cov = max(known) if known else None
+    return Evidence(max(sims) if sims else None, cov, time_hit)
+
+
 def thresholds(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
-    """The confidence class from the best score; drop what falls under the floor."""
+    """The confidence class (from the evidence of the best hits, or from the best score with
+    ``query.confidence score``); drop what falls under the score floor."""
     s = q.app.settings
     q.considered = len(candidates)
     best = max((c.score for c in candidates), default=0.0)  # rerank may reorder
     scale = threshold_scale(int(s["query.rrf_k"]))
     floor = float(s["query.score_threshold"]) * scale
-    q.confidence = classify(best, float(s["query.confident_threshold"]) * scale, floor)
+    if not candidates:
+        q.confidence = NOTHING_FOUND
+    elif s["query.confidence"] == "score":
+        q.confidence = classify(best, float(s["query.confident_threshold"]) * scale, floor)
+    else:
+        ev = evidence(q, candidates)
+        q.confidence = classify_evidence(ev, _bands(q))
+        q.note(**ev.as_dict())
     q.note(best=round(best, 6), floor=round(floor, 6))
     if q.confidence == NOTHING_FOUND:
         return []
@@ -159,6 +229,8 @@ BUILTIN_STAGES: tuple[QueryStage, ...] = (
     QueryStage("temporal", temporal, description=temporal.__doc__ or ""),
     QueryStage("embed", embed, fail_open=True, description=embed.__doc__ or ""),
     QueryStage("candidates", fusion, description=fusion.__doc__ or ""),
+    QueryStage("neighbours", neighbours, description=neighbours.__doc__ or ""),
+    QueryStage("rescore", rescore, description=rescore.__doc__ or ""),
     QueryStage("gravity", gravity, description=gravity.__doc__ or ""),
     QueryStage("thresholds", thresholds, description=thresholds.__doc__ or ""),
     QueryStage("trim", trim, description=trim.__doc__ or ""),

@@ -78,7 +78,9 @@ class TemporalParser:
         self._vocabulary: dict[str, frozenset[str]] = {}
         self._recurrence: dict[str, frozenset[str]] = {}
         intent: set[str] = set()
+        topics: set[str] = set()
         for m in listed:
+            topics |= getattr(m, "topic_words", _EMPTY)
             lang = m.language
             if lang not in self.languages and lang != "*":
                 self.languages.append(lang)
@@ -90,10 +92,19 @@ class TemporalParser:
             )
             intent |= getattr(m, "intent_words", _EMPTY)
         self.intent_words = frozenset(intent)
+        self.topic_words = frozenset(topics)
         self._all_recurrence = frozenset().union(*self._recurrence.values())
 
     def has_intent(self, text: str) -> bool:
         return has_temporal_intent(text, self.intent_words)
+
+    def residual(self, text: str) -> str:
+        """The words of ``text`` that name no time: the known time vocabulary (and the function
+        words) of every language, numbers, years and ISO dates left out. "What did Caroline do
+        last Tuesday?" -> "caroline do" (or less, with the function words)."""
+        known = frozenset().union(*self._vocabulary.values()) if self._vocabulary else _EMPTY
+        kept = [t for t in raw_tokens(text) if t not in known and not any(ch.isdigit() for ch in t)]
+        return " ".join(kept)
 
     def rank_languages(self, text: str) -> list[str]:
         """Known languages, most likely first (ties keep registration order)."""

@@ -102,6 +102,11 @@ class Lexicon:
     def vocabulary(self) -> frozenset[str]:
         return frozenset(self.words) | self.stopwords
 
+    @property
+    def topic_words(self) -> frozenset[str]:
+        """Time words that are topics too: holiday names ("Christmas party")."""
+        return frozenset(w for w, spec in self.words.items() if any(k == "hol" for k, _ in spec))
+
     def analyse(self, text: str) -> tuple[Tok, ...]:
         return _analyse(self, text)
 

@@ -98,6 +98,10 @@ class RuleMatcher:
     def vocabulary(self) -> frozenset[str]:
         return self.lexicon.vocabulary
 
+    @property
+    def topic_words(self) -> frozenset[str]:
+        return self.lexicon.topic_words
+
 
 @dataclass(frozen=True)
 class Phrase:

@@ -1,5 +1,6 @@
--- Creates the HNSW (cosine) index of one embedding generation; idempotent. Each generation has
--- its own partial index over the embedding cast to its dimension, so the table needs no fixed
+-- Creates the HNSW (cosine) index of one embedding generation over its context vectors
+-- (ctx.core.embed.context); idempotent. Each generation has
+-- its own partial index over the vector cast to its dimension, so the table needs no fixed
 -- dimension and a rebuild never touches the index that serves queries.
 CREATE OR REPLACE FUNCTION ctx_embedding_index(p_generation integer) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -12,7 +13,7 @@ BEGIN
     END IF;
     EXECUTE format(
         'CREATE INDEX IF NOT EXISTS context_block_embeddings_hnsw_%s ON context_block_embeddings '
-        'USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops) '
+        'USING hnsw ((context::halfvec(%s)) halfvec_cosine_ops) '
         'WITH (m = 16, ef_construction = 64) WHERE generation = %s',
         p_generation, dims, p_generation);
 END $$;

@@ -1,5 +1,5 @@
--- Weighted Reciprocal Rank Fusion in one statement over five channels: dense cosine (one
--- embedding generation), English full text, German full text, trigram title similarity and, when
+-- Weighted Reciprocal Rank Fusion in one statement over five channels: dense cosine (the context
+-- vectors of one embedding generation, ctx.core.embed.context), English full text, German full text, trigram title similarity and, when
 -- the query resolved to dates, a date channel (ISO days and months as tokens). Each channel adds
 -- weight / (k + rank); the sum is multiplied by the block's mass factor and its type's retrieval
 -- factor.
@@ -101,12 +101,12 @@ BEGIN
         dense_sql := format($d$
             SELECT id, sim, row_number() OVER (ORDER BY dist, id) AS rnk FROM (
                 SELECT e.block_id AS id,
-                       (e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
-                       (1 - (e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
+                       (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
+                       (1 - (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
                   FROM context_block_embeddings e
                   JOIN context_blocks b ON b.id = e.block_id
                  WHERE e.generation = %2$s AND %3$s
-                 ORDER BY e.embedding::halfvec(%1$s) <=> $2::halfvec(%1$s)
+                 ORDER BY e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)
                  LIMIT $7) d$d$, p_dims, p_generation, filters);
     END IF;
 

@@ -135,6 +135,9 @@ class E5Embedder:
     name = "e5"
     model = E5_MODEL_ID
     dimensions = DIMENSIONS
+    #: (related, confident) dense similarity of a query to its nearest context vector, measured
+    #: on LoCoMo questions asked in their own and in another conversation (docs/benchmarks.md)
+    similarity_bands = (0.825, 0.85)
 
     def __init__(self, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
         self.batch_size = batch_size

@@ -31,6 +31,8 @@ FULL = [
     "temporal",
     "embed",
     "candidates",
+    "neighbours",
+    "rescore",
     "gravity",
     "rerank",
     "thresholds",
@@ -60,8 +62,9 @@ def test_the_builtin_stages_in_order() -> None:
     stages = build_pipeline(host_with())
     assert [s.name for s in stages if s.fail_open] == ["translate", "embed", "rerank", "synthesis"]
     assert [s.name for s in BUILTIN_STAGES] == [
-        "scopes", "language", "temporal", "embed", "candidates", "gravity", "thresholds", "trim",
-        "sources",
+        "scopes", "language", "temporal", "embed", "candidates", "neighbours", "rescore",
+        "gravity",
+        "thresholds", "trim", "sources",
     ]  # fmt: skip
 
 
@@ -80,6 +83,8 @@ def test_plugins_place_stages_by_name() -> None:
         "temporal",
         "embed",
         "my-fusion",
+        "neighbours",
+        "rescore",
         "gravity",
         "my-rerank",
         "rerank",
@@ -101,6 +106,8 @@ def test_a_stage_may_anchor_on_a_plugin_stage_or_on_a_replaced_one() -> None:
     assert order[order.index("embed") :] == [
         "embed",
         "candidates",
+        "neighbours",
+        "rescore",
         "near-gravity",
         "gravity2",
         "my-rerank",

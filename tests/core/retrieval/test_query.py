@@ -57,6 +57,16 @@ def _store(app: App, who: Principal, title: str, content: str, **extra: Any) -> 
     return str(blocks.store_block(app, who, req)["id"])
 
 
+@pytest.fixture(autouse=True)
+def fusion_only(app: App) -> None:
+    """This module checks the fusion's arithmetic and the seed's score thresholds: the stages
+    after it that move scores (neighbours, rescore) are off, the class is the fused score's.
+    Those stages and the evidence class have their own modules."""
+    set_setting(app, "query.neighbour_weight", 0.0)
+    set_setting(app, "query.rescore_depth", 0)
+    set_setting(app, "query.confidence", "score")
+
+
 @pytest.fixture
 def corpus(app: App) -> dict[str, str]:
     """The five blocks in scope alpha, by title -> id."""

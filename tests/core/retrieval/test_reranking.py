@@ -27,8 +27,12 @@ def server() -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def text_only(app: App) -> None:
-    """The text channels alone: embedding every stored block inline would dominate the time."""
+    """The text channels alone: embedding every stored block inline would dominate the time.
+    The stages that move scores before rerank (neighbours, rescore) are off: the corpus is one
+    burst of look-alike notes, and these tests place documents by the fusion's order."""
     set_setting(app, "query.weight_dense", 0.0)
+    set_setting(app, "query.neighbour_weight", 0.0)
+    set_setting(app, "query.rescore_depth", 0)
 
 
 @pytest.fixture

@@ -45,3 +45,30 @@ def test_the_seed_values_stay_available_and_lose_here(app: App) -> None:
     set_setting(app, "query.gravity_boost", 0.30)
     set_setting(app, "query.gravity_narrow", False)
     assert _first(app, "what happened on 2026-03-10?") != target  # loose text matches win
+
+
+def test_the_time_words_are_not_the_topic(app: App) -> None:
+    residual = app.temporal_parser.residual
+    assert "caroline" in residual("What did Caroline do last Tuesday?").split()
+    assert "tuesday" not in residual("What did Caroline do last Tuesday?").split()
+    assert residual("Was war gestern?") == ""
+    assert residual("what happened on 2026-03-10?").split() == ["happened"]
+
+
+def test_a_question_that_is_mostly_its_time_is_confident_when_that_time_has_blocks(
+    app: App,
+) -> None:
+    target = _store(app, "Standup", "Deployed the billing fix and reviewed the roadmap.",
+                    "2026-03-17")  # fmt: skip
+    _store(app, "Offsite", "Planned the offsite agenda.", "2026-02-02")
+    drain(app, "temporal")
+    drain(app, "embed")
+    for text in ("Was war gestern?", "what did we do yesterday?"):
+        res = query(app, WHO, QueryRequest(query=text, now=TODAY, explain=True))
+        assert res["sources"][0]["id"] == target, text
+        assert res["confidence"] == "confident", text
+        notes = next(s["notes"] for s in res["stages"] if s["name"] == "thresholds")
+        assert notes["time_hit"] is True
+    # A day without blocks: the time is not answered, and the class says so.
+    res = query(app, WHO, QueryRequest(query="what happened on 2025-07-04?", now=TODAY))
+    assert res["confidence"] != "confident"
