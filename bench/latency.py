@@ -6,8 +6,10 @@ pseudo-words plus English function words, varied titles, 25 categories) with COP
 (generated in SQL), builds that generation's HNSW index and ANALYZEs. Then it times, interleaved
 per query:
 
-* fusion: the query stages up to ``rescore`` with the settings' weights (``ctx_rrf``, four
+* fusion: the query stages up to ``candidates`` with the settings' weights (``ctx_rrf``, four
   channels);
+* ranked: the same query on to ``thresholds``: fusion plus the neighbours and rescore stages
+  and the confidence evidence, the ranking ``/api/query`` trims;
 * dense-only: the same with weights dense 1, the others 0;
 * raw HNSW: ``ORDER BY context <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
 * fts: the same with weights English 0.25, German 0.20, the others 0.
@@ -348,12 +350,13 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
         queries.append(q)
     use_embedder(app, FixedQueryEmbedder("fixed", "random", int(gen["dimensions"]), vectors))
     limit_dense = int(app.settings["query.limit_dense"])
-    kinds = ("fusion", "dense", "raw_hnsw", "fts")
+    kinds = ("fusion", "ranked", "dense", "raw_hnsw", "fts")
     times: dict[str, list[float]] = {k: [] for k in kinds}
     counts: dict[str, list[int]] = {k: [] for k in kinds}
     who = principal(SCOPE)
     weights = {
         "fusion": None,
+        "ranked": None,
         "dense": weights_of(1.0, 0.0, 0.0, 0.0),
         "fts": weights_of(0.0, 0.25, 0.2, 0.0),
     }
@@ -371,7 +374,7 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
                     req,
                     weights=weights[kind],
                     skip={"temporal"},
-                    stop_after="rescore",
+                    stop_after="thresholds" if kind == "ranked" else "candidates",
                 )
             dt = time.perf_counter() - t0
             if i >= warmup:  # the first queries warm caches and plans
@@ -382,6 +385,7 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
         out[k]["mean_rows"] = round(float(np.mean(counts[k])), 1)
     out["ratio_p95_fusion_dense"] = round(out["fusion"]["p95"] / out["dense"]["p95"], 2)
     out["ratio_p95_fusion_raw_hnsw"] = round(out["fusion"]["p95"] / out["raw_hnsw"]["p95"], 2)
+    out["ranked_minus_fusion_p50"] = round(out["ranked"]["p50"] - out["fusion"]["p50"], 2)
     out["sample_query"] = queries[warmup]
     return out
 
@@ -498,7 +502,7 @@ def print_report(r: dict[str, Any]) -> None:
     )
     rows = [
         [k, q[k]["n"], q[k]["p50"], q[k]["p95"], q[k]["mean"], q[k]["mean_rows"]]
-        for k in ("fusion", "dense", "raw_hnsw", "fts")
+        for k in ("fusion", "ranked", "dense", "raw_hnsw", "fts")
     ]
     print(table(["query", "n", "p50 ms", "p95 ms", "mean ms", "rows"], rows))
     fusion, ratio = q["fusion"]["p95"], q["ratio_p95_fusion_dense"]

@@ -8,9 +8,11 @@ chunks of one document, the notes of one sitting. A turn that answers "yes, the 
 found by a question about what the previous turn asked. No model is called: the vectors are mixed
 from embeddings already stored.
 
-Context vectors are recomputed around every block the embed job writes, and around a block that
-is deleted, archived or unarchived (an ``embed_context`` job). The raw embedding stays in
-``embedding`` for everything that compares blocks with each other.
+Context vectors are recomputed around every block the embed job writes, and around the place a
+block leaves or takes (deleted, archived, unarchived, moved to another scope or category): a
+trigger on ``context_blocks`` queues an ``embed_context`` job in the same transaction. Writers of
+one sequence take an advisory lock, so two embed jobs never leave each other's blocks out. The
+raw embedding stays in ``embedding`` for everything that compares blocks with each other.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ctx.core.runtime import Job, JobHandler, enqueue
+from ctx.core.embed.vectors import vector_literal
+from ctx.core.runtime import Job, JobHandler
 
 if TYPE_CHECKING:
     import psycopg
@@ -56,29 +59,52 @@ def parse_vector(text: str) -> np.ndarray:
     return np.array(text.strip("[]").split(","), dtype=np.float32)
 
 
-def _literal(vec: np.ndarray) -> str:
-    return "[" + ",".join(f"{float(x):.6g}" for x in vec) + "]"
-
+# A sequence's members: live blocks of one scope and category with an embedding in the
+# generation, of a type retrieval does not exclude (an excluded block must not shape what its
+# neighbours are found for). Served by context_blocks_sequence.
+_MEMBER = """
+  FROM context_blocks b
+  JOIN context_block_embeddings e ON e.block_id = b.id AND e.generation = %(gen)s
+  JOIN context_block_types t ON t.name = b.block_type AND t.retrieval_policy <> 'excluded'
+ WHERE b.scope = %(scope)s AND b.category = %(category)s AND NOT b.is_archived
+"""
 
 # The rows around one anchor in writing order: `reach` before it, and from it on `reach + 1`
-# (the anchor itself when it is still there). Served by context_blocks_sequence.
-_AROUND = """
+# (the anchor itself when it is still there).
+_AROUND = f"""
 SELECT * FROM (
-    (SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb
-       FROM context_blocks b
-       JOIN context_block_embeddings e ON e.block_id = b.id AND e.generation = %(gen)s
-      WHERE b.scope = %(scope)s AND b.category = %(category)s AND NOT b.is_archived
+    (SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb {_MEMBER}
         AND (b.created_at, b.id) < (%(at)s, %(anchor)s::uuid)
       ORDER BY b.created_at DESC, b.id DESC LIMIT %(reach)s)
     UNION ALL
-    (SELECT b.id::text, b.created_at, e.embedding::text
-       FROM context_blocks b
-       JOIN context_block_embeddings e ON e.block_id = b.id AND e.generation = %(gen)s
-      WHERE b.scope = %(scope)s AND b.category = %(category)s AND NOT b.is_archived
+    (SELECT b.id::text, b.created_at, e.embedding::text {_MEMBER}
         AND (b.created_at, b.id) >= (%(at)s, %(anchor)s::uuid)
       ORDER BY b.created_at, b.id LIMIT %(reach)s + 1)
 ) s ORDER BY created_at, id
 """
+_FIRST_PAGE = f"""
+SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb {_MEMBER}
+ ORDER BY b.created_at, b.id LIMIT %(page)s
+"""
+_NEXT_PAGE = f"""
+SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb {_MEMBER}
+   AND (b.created_at, b.id) > (%(at)s, %(id)s::uuid)
+ ORDER BY b.created_at, b.id LIMIT %(page)s
+"""
+LOCK_CLASS = 0x63747876  # "ctxv": advisory locks of context-vector sequences
+
+
+def lock_sequences(
+    conn: psycopg.Connection[Any], generation: int, places: set[tuple[str, str]]
+) -> None:
+    """Serialise the writers of each (scope, category) sequence of ``generation`` for the rest of
+    the transaction, in one order (no deadlock). A writer that waited then reads what the other
+    committed, so neither leaves a blend without the other's block."""
+    for scope, category in sorted(places):
+        conn.execute(
+            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+            (LOCK_CLASS, f"{generation}/{scope}/{category}"),
+        )
 
 
 def _blend_segment(rows: list[dict[str, Any]], targets: set[int], blend: Blend) -> dict[str, str]:
@@ -95,7 +121,7 @@ def _blend_segment(rows: list[dict[str, Any]], targets: set[int], blend: Blend) 
             if j != i and run[j] == run[i]:
                 acc += blend.weight * vecs[j]
         norm = float(np.linalg.norm(acc))
-        out[rows[i]["id"]] = _literal(acc / norm if norm else vecs[i])
+        out[rows[i]["id"]] = vector_literal(acc / norm if norm else vecs[i])
     return out
 
 
@@ -110,6 +136,7 @@ def refresh_around(
     the vectors written."""
     updates: dict[str, str] = {}
     reach = 2 * blend.window
+    lock_sequences(conn, generation, {(a[0], a[1]) for a in anchors})
     for scope, category, at, anchor, present in anchors:
         if blend.off:
             if present:
@@ -145,13 +172,13 @@ def refresh_around(
             i for i in range(max(0, lo), min(len(rows), hi + 1)) if rows[i]["id"] not in updates
         }
         if targets:
-            updates.update(_blend_segment(list(rows), targets, blend))
+            updates.update(_blend_segment(rows, targets, blend))
     if updates:
         with conn.cursor() as cur:
             cur.executemany(
                 "UPDATE context_block_embeddings SET context = %s::halfvec "
                 "WHERE generation = %s AND block_id = %s::uuid",
-                [(vec, generation, block_id) for block_id, vec in updates.items()],
+                [(vec, generation, block_id) for block_id, vec in sorted(updates.items())],
             )
     return len(updates)
 
@@ -163,26 +190,16 @@ def refresh_sequence(
     conn: psycopg.Connection[Any], blend: Blend, generation: int, scope: str, category: str
 ) -> int:
     """Recompute every context vector of one (scope, category) sequence, a page at a time."""
+    lock_sequences(conn, generation, {(scope, category)})
     written = 0
     rows: list[dict[str, Any]] = []  # loaded rows; the first `done` have their vector written
     done = 0
     after: tuple[datetime, str] | None = None
     while True:
-        page = conn.execute(
-            "SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb FROM context_blocks b "
-            "JOIN context_block_embeddings e ON e.block_id = b.id AND e.generation = %(gen)s "
-            "WHERE b.scope = %(scope)s AND b.category = %(category)s AND NOT b.is_archived "
-            "AND (%(at)s::timestamptz IS NULL OR (b.created_at, b.id) > (%(at)s, %(id)s::uuid)) "
-            "ORDER BY b.created_at, b.id LIMIT %(page)s",
-            {
-                "gen": generation,
-                "scope": scope,
-                "category": category,
-                "at": after[0] if after else None,
-                "id": after[1] if after else None,
-                "page": _PAGE,
-            },
-        ).fetchall()
+        params = {"gen": generation, "scope": scope, "category": category, "page": _PAGE}
+        if after:
+            params.update(at=after[0], id=after[1])
+        page = conn.execute(_NEXT_PAGE if after else _FIRST_PAGE, params).fetchall()
         more = len(page) == _PAGE
         rows += page
         # A row's vector is final once its right-hand neighbours are loaded.
@@ -221,22 +238,6 @@ def refresh_blocks(
     return refresh_around(conn, blend_of(app), generation, anchors)
 
 
-def queue_removed(app: App, block: dict[str, Any]) -> None:
-    """A block left its sequence (deleted or archived) or came back: its neighbours' context
-    vectors change."""
-    if not (block.get("scope") and block.get("category") and block.get("created_at")):
-        return
-    created = block["created_at"]
-    payload = {
-        "scope": block["scope"],
-        "category": block["category"],
-        "at": created.isoformat() if isinstance(created, datetime) else str(created),
-        "id": str(block["id"]),
-    }
-    with app.connection() as conn:
-        enqueue(conn, KIND, payload, dedupe_key=f"context:{block['id']}")
-
-
 def handle_context_jobs(app: App, jobs: list[Job]) -> None:
     blend = blend_of(app)
     with app.connection() as conn:
@@ -254,13 +255,14 @@ def handle_context_jobs(app: App, jobs: list[Job]) -> None:
                 continue
             at = datetime.fromisoformat(str(p["at"]))
             for gen in gens:
-                # The block itself when it is back (unarchived), else the gap it left.
+                # The block itself when it is (back) in this place, else the gap it left.
                 present = (
                     conn.execute(
                         "SELECT 1 FROM context_blocks b JOIN context_block_embeddings e "
                         "ON e.block_id = b.id AND e.generation = %s "
-                        "WHERE b.id = %s::uuid AND NOT b.is_archived",
-                        (gen, p["id"]),
+                        "WHERE b.id = %s::uuid AND NOT b.is_archived AND b.scope = %s "
+                        "AND b.category = %s",
+                        (gen, p["id"], p["scope"], p["category"]),
                     ).fetchone()
                     is not None
                 )
@@ -269,6 +271,7 @@ def handle_context_jobs(app: App, jobs: list[Job]) -> None:
                 )
 
 
+# One job per transaction: a whole-sequence job (after the migration) may be long.
 CONTEXT_JOBS = JobHandler(
-    KIND, handle_context_jobs, batch_size=32, description="recompute context vectors"
+    KIND, handle_context_jobs, batch_size=1, description="recompute context vectors"
 )

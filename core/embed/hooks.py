@@ -4,16 +4,15 @@ each changed block of an embedding type gets."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ctx.core.embed.context import CONTEXT_JOBS, queue_removed
+from ctx.core.embed.context import CONTEXT_JOBS
 from ctx.core.embed.jobs import EMBED_JOBS
 from ctx.core.embed.rebuild import REBUILD_JOBS
 from ctx.core.embed.settings import SETTINGS
 from ctx.core.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from ctx.core.app import App
     from ctx.core.blocks import BlockWrite
     from ctx.core.runtime import JobHandler, Setting
 
@@ -35,9 +34,3 @@ def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
 def before_block_write(write: BlockWrite) -> None:
     if write.spec.embed and write.changed("content", "block_type"):
         write.queue_job(EMBED_JOBS.kind)
-
-
-@hookimpl
-def on_block_written(app: App, block: dict[str, Any], action: str) -> None:
-    if action in ("deleted", "archived", "unarchived"):
-        queue_removed(app, block)

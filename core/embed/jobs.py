@@ -10,10 +10,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ctx.core.embed.context import refresh_blocks
 from ctx.core.embed.generations import target_generations
+from ctx.core.embed.vectors import vector_literal
 from ctx.core.errors import EmbeddingError, error_text
 from ctx.core.runtime import (
     Job,
@@ -38,10 +37,6 @@ BATCH = 64
 
 def block_text(title: str, content: str) -> str:
     return (title.strip() + "\n\n" + content.strip())[:MAX_TEXT_CHARS]
-
-
-def vector_literal(vec: np.ndarray) -> str:
-    return "[" + ",".join(f"{float(x):.6g}" for x in vec) + "]"
 
 
 def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) -> int:

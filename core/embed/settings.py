@@ -35,6 +35,7 @@ SETTINGS = [
         600.0,
         "Blocks written more than this many seconds apart are not neighbours.",
         minimum=0.0,
+        maximum=2_592_000.0,  # 30 days
     ),
     Setting(
         "embed.provider",

@@ -89,3 +89,8 @@ def quality_gate(
                 "the embedding model or server is misbehaving"
             )
     return arr
+
+
+def vector_literal(vec: np.ndarray) -> str:
+    """A pgvector literal: ``[0.5,-1,1e-07]``."""
+    return "[" + ",".join(f"{float(x):.6g}" for x in vec) + "]"

@@ -158,11 +158,3 @@ def word_hits(
         if r["block_id"] is not None and r["hit"]:
             found[r["block_id"]].add(r["lex"])
     return WordHits(weights, found)
-
-
-def coverage(
-    conn: psycopg.Connection[Any], query: str, german: bool, scopes: list[str], ids: list[str]
-) -> float | None:
-    """The IDF-weighted share of the query's words found in any of ``ids``; None when the query
-    has no such word."""
-    return word_hits(conn, query, german, scopes, ids).coverage()

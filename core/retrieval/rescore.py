@@ -9,7 +9,8 @@ counts 0): the dense
 similarity, the full-text score of the query's language and that of the other language, the
 share of the question's words the block contains weighted by their rarity (the coverage the
 confidence class reads, per block: full-text ranking has no notion of a rare word), and (when
-the query names a time) whether the block lies in it. The
+the query names a time) whether the block lies in it, times the factor fusion gave the block
+(its mass and its type's retrieval factor). The
 head keeps its scores (handed out again in the new order), so later stages and the thresholds
 see the same scale.
 """
@@ -74,6 +75,19 @@ def _coverage(q: QueryRun, head: list[Candidate]) -> dict[str, float]:
     return out
 
 
+def _policy(q: QueryRun, head: list[Candidate]) -> dict[str, float]:
+    """Per block the factor fusion multiplied its score by (mass factor and type factor): the
+    strength keeps it, so a damped type is not put first by the re-ordering."""
+    with q.app.connection() as conn:
+        rows = conn.execute(
+            "SELECT b.id::text AS id, b.time_mass * CASE WHEN t.retrieval_policy = 'normal' "
+            "THEN 1.0 ELSE t.retrieval_factor END AS factor FROM context_blocks b "
+            "JOIN context_block_types t ON t.name = b.block_type WHERE b.id = ANY(%s::uuid[])",
+            ([c.block_id for c in head],),
+        ).fetchall()
+    return {r["id"]: float(r["factor"]) for r in rows}
+
+
 def rescore_weights(q: QueryRun) -> dict[str, float]:
     """Per channel the weight of its normalised score: the query's language gets the full-text
     weight, the other language the smaller one (a channel the query switched off counts 0)."""
@@ -109,8 +123,10 @@ def rescore(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         norms["coverage"] = _min_max(_coverage(q, head))
     if not norms:
         return candidates
+    policy = _policy(q, head)
     strength = {
-        c.block_id: sum(weights[name] * n.get(c.block_id, 0.0) for name, n in norms.items())
+        c.block_id: policy.get(c.block_id, 1.0)
+        * sum(weights[name] * n.get(c.block_id, 0.0) for name, n in norms.items())
         for c in head
     }
     scores = sorted((c.score for c in head), reverse=True)

@@ -173,12 +173,12 @@ def evidence(q: QueryRun, candidates: list[Candidate]) -> Evidence:
     words (its time words left out; the better of the query and its translation) and, when it
     names a time, whether a first hit lies in it."""
     sims = [v for c in candidates if (v := c.channel_scores.get("dense")) is not None]
-    first = by_score(candidates)[:COVERAGE_HITS]
+    first = candidates[:COVERAGE_HITS]  # in the order handed on (rerank may have re-ordered)
     time_hit = None
     if q.temporal.matched:
-        time_hit = any(
-            c.ranks.get("dates") is not None or c.factors.get("gravity", 1.0) > 1.0 for c in first
-        )
+        # "Lies in it": the date channel found it (a block dated within the named days). Gravity
+        # alone is no proof: it pulls anything near the time a little.
+        time_hit = any(c.ranks.get("dates") is not None for c in first)
     shares = [h.coverage() for h in question_hits(q, [c.block_id for c in first])]
     known = [s for s in shares if s is not None]
     cov = max(known) if known else None

@@ -79,8 +79,12 @@ class TemporalParser:
         self._recurrence: dict[str, frozenset[str]] = {}
         intent: set[str] = set()
         topics: set[str] = set()
+        self._time_words: dict[str, frozenset[str]] = {}
         for m in listed:
             topics |= getattr(m, "topic_words", _EMPTY)
+            self._time_words[m.language] = self._time_words.get(m.language, _EMPTY) | getattr(
+                m, "time_words", _EMPTY
+            )
             lang = m.language
             if lang not in self.languages and lang != "*":
                 self.languages.append(lang)
@@ -99,12 +103,16 @@ class TemporalParser:
         return has_temporal_intent(text, self.intent_words)
 
     def residual(self, text: str) -> str:
-        """The words of ``text`` that name no time: the known time vocabulary (and the function
-        words) of every language, numbers, years and ISO dates left out. "What did Caroline do
-        last Tuesday?" -> "caroline do" (or less, with the function words)."""
-        known = frozenset().union(*self._vocabulary.values()) if self._vocabulary else _EMPTY
-        kept = [t for t in raw_tokens(text) if t not in known and not any(ch.isdigit() for ch in t)]
-        return " ".join(kept)
+        """The words of ``text`` that name no time: the time words of every language, the
+        function words of the text's own language, numbers, years and ISO dates left out; holiday
+        names kept (a holiday is a topic too). "What did Caroline do last Tuesday?" ->
+        "caroline"; "the Christmas party last year" -> "christmas party"."""
+        ranked = self.rank_languages(text)
+        own = self._vocabulary.get(ranked[0], _EMPTY) if ranked else _EMPTY
+        known = own.union(*self._time_words.values()) - self.topic_words
+        return " ".join(
+            t for t in raw_tokens(text) if t not in known and not any(ch.isdigit() for ch in t)
+        )
 
     def rank_languages(self, text: str) -> list[str]:
         """Known languages, most likely first (ties keep registration order)."""

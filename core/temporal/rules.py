@@ -102,6 +102,10 @@ class RuleMatcher:
     def topic_words(self) -> frozenset[str]:
         return self.lexicon.topic_words
 
+    @property
+    def time_words(self) -> frozenset[str]:
+        return frozenset(self.lexicon.words)
+
 
 @dataclass(frozen=True)
 class Phrase:

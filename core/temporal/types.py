@@ -8,6 +8,7 @@ built-in ones come from the ``temporal-en`` and ``temporal-de`` plugins through 
 - ``intent_words``: words that show a query is about time (feeds ``has_temporal_intent``);
 - ``recurrence_words``: words that turn a match into a recurring, purely cyclic one;
 - ``vocabulary``: words typical of the matcher's language, used to guess the language of a query;
+- ``time_words``: the words that name times, without the function words;
 - ``topic_words``: time words that are topics too (holiday names): ``residual`` keeps them.
 """
 

@@ -135,19 +135,22 @@ BEGIN
                  LIMIT $11) x
         ),
         dated AS (
-            SELECT id, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
+            -- Blocks of the named time tie with each other (every July turn carries the same
+            -- month token): they share a rank, so no block of that time is pulled less than
+            -- another by the order of ids.
+            SELECT id, dense_rank() OVER (ORDER BY s DESC) AS rnk FROM (
                 SELECT b.id, ts_rank_cd(b.ts_dates, $18)::real AS s
                   FROM context_blocks b
                  WHERE $18 IS NOT NULL AND b.ts_dates @@ $18 AND %2$s
                  ORDER BY 2 DESC LIMIT $19) x
         ),
+        dated_last AS (SELECT max(rnk) AS rnk FROM dated),
         fused AS (
             SELECT coalesce(dense.id, en.id, de.id, trgm.id, dated.id) AS id,
                    coalesce($12[1] / ($13 + dense.rnk), 0)
                  + coalesce($12[2] / ($13 + en.rnk), 0)
                  + coalesce($12[3] / ($13 + de.rnk), 0)
-                 + coalesce($12[4] / ($13 + trgm.rnk), 0)
-                 + coalesce($12[5] / ($13 + dated.rnk), 0) AS raw,
+                 + coalesce($12[4] / ($13 + trgm.rnk), 0) AS raw,
                    dense.rnk AS d_rnk, en.rnk AS e_rnk, de.rnk AS g_rnk, trgm.rnk AS t_rnk,
                    dated.rnk AS x_rnk,
                    dense.sim AS d_sim, en.s AS e_s, de.s AS g_s, trgm.s AS t_s
@@ -158,13 +161,19 @@ BEGIN
               FULL OUTER JOIN dated ON dated.id = coalesce(dense.id, en.id, de.id, trgm.id)
         )
         SELECT f.id,
-               (f.raw * b.time_mass * CASE WHEN t.retrieval_policy = 'normal' THEN 1.0
-                                           ELSE t.retrieval_factor END)::double precision,
-               f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, f.x_rnk::int,
+               ((f.raw + coalesce($12[5] / ($13 + dr.rnk), 0))
+                * b.time_mass * CASE WHEN t.retrieval_policy = 'normal' THEN 1.0
+                                     ELSE t.retrieval_factor END)::double precision,
+               f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, dr.rnk::int,
                f.d_sim, f.e_s, f.g_s, f.t_s
           FROM fused f
           JOIN context_blocks b ON b.id = f.id
           JOIN context_block_types t ON t.name = b.block_type
+          -- A block of the named time that another channel found but the date channel's limit
+          -- cut off ranks with the last of the date channel (the ties it was cut from).
+          CROSS JOIN LATERAL (
+              SELECT coalesce(f.x_rnk, CASE WHEN $18 IS NOT NULL AND b.ts_dates @@ $18
+                                            THEN (SELECT rnk FROM dated_last) END) AS rnk) dr
          ORDER BY 2 DESC, f.id
          LIMIT $14
     $q$, dense_sql, filters)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, retrieval
-from ctx.core.blocks import ManageRequest
+from ctx.core.blocks import BlockChanges, ManageRequest
 from ctx.core.embed import context as ctxvec
 from ctx.core.runtime import drain, set_setting
 
@@ -112,6 +112,27 @@ def test_archiving_and_unarchiving_move_the_blend(app: App) -> None:
     v = _vectors(app)
     _assert_close(v[ids[0]][1], _expected(v[ids[0]][0], [v[ids[1]][0], v[ids[2]][0]]))
     _assert_close(v[ids[1]][1], _expected(v[ids[1]][0], [v[ids[0]][0], v[ids[2]][0], v[ids[3]][0]]))
+
+
+def test_a_block_moved_to_another_category_leaves_one_blend_and_joins_another(app: App) -> None:
+    chat = _conversation(app)
+    notes = [_store(app, ALPHA, f"note {i}", TURNS[i], category="notes") for i in range(2)]
+    drain(app, "embed")
+    blocks.manage(
+        app,
+        ALPHA,
+        ManageRequest(action="update", id=chat[2], changes=BlockChanges(category="notes")),
+    )
+    drain(app, "embed")
+    assert drain(app, "embed_context") == 2  # the place it left and the place it took
+    v = _vectors(app)
+    rest = [i for i in chat if i != chat[2]]
+    e = [v[i][0] for i in rest]
+    for pos, block_id in enumerate(rest):
+        near = [e[j] for j in range(max(0, pos - 2), min(len(rest), pos + 3)) if j != pos]
+        _assert_close(v[block_id][1], _expected(e[pos], near))
+    # In "notes" it was written first (before both notes): its neighbours are the two notes.
+    _assert_close(v[chat[2]][1], _expected(v[chat[2]][0], [v[n][0] for n in notes]))
 
 
 def test_weight_zero_keeps_each_blocks_own_embedding(app: App) -> None:

@@ -13,7 +13,7 @@ from ctx.core.retrieval.confidence import (
     Bands,
     Evidence,
     classify_evidence,
-    coverage,
+    word_hits,
 )
 from ctx.core.runtime import drain, set_setting
 
@@ -70,6 +70,10 @@ def _fill(app: App) -> dict[str, str]:
     drain(app, "embed")
     drain(app, "scope_terms")
     return ids
+
+
+def coverage(conn: object, query: str, german: bool, scopes: list[str], ids: list[str]) -> object:
+    return word_hits(conn, query, german, scopes, ids).coverage()  # type: ignore[arg-type]
 
 
 def test_coverage_weighs_the_question_words_the_hits_contain(app: App) -> None:
