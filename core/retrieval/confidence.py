@@ -67,6 +67,7 @@ class Bands:
     unrelated_coverage: float  # below, with an unrelated similarity: nothing relevant found
     words_confident: float  # no calibrated similarity: coverage for confident
     words_floor: float  # no calibrated similarity: below, nothing relevant found
+    sure_coverage: float = 0.8  # at or above: confident whatever the similarity
 
 
 def classify_evidence(ev: Evidence, bands: Bands) -> str:
@@ -87,7 +88,7 @@ def classify_evidence(ev: Evidence, bands: Bands) -> str:
         and bands.related_similarity is not None
         and bands.confident_similarity is not None
     ):
-        if ev.similarity >= bands.confident_similarity:
+        if ev.similarity >= bands.confident_similarity or cov >= bands.sure_coverage:
             return CONFIDENT
         related = ev.similarity >= bands.related_similarity
         if related and cov >= bands.confident_coverage:

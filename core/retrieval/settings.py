@@ -267,6 +267,16 @@ SETTINGS = [
         maximum=1.0,
     ),
     Setting(
+        "query.sure_coverage",
+        float,
+        0.8,
+        "Evidence class: a coverage at or above this is confident whatever the similarity (the "
+        "first hits hold nearly every word of the question, the rare ones above all; a long "
+        "block can be far from a short question by meaning and still answer it).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
         "query.unrelated_coverage",
         float,
         0.5,

@@ -165,6 +165,7 @@ def _bands(q: QueryRun) -> Bands:
         float(s["query.unrelated_coverage"]),
         float(s["query.words_confident_coverage"]),
         float(s["query.words_floor_coverage"]),
+        float(s["query.sure_coverage"]),
     )
 
 

@@ -40,7 +40,8 @@ BETA_NOTES = [
         (0.86, 0.0, CONFIDENT),  # close enough on meaning alone
         (0.82, 0.45, CONFIDENT),  # related, and the hits contain the question's words
         (0.82, 0.2, LOW_CONFIDENCE),  # related, few of its words
-        (0.70, 0.6, LOW_CONFIDENCE),  # unrelated by meaning, but the words are there
+        (0.70, 0.6, LOW_CONFIDENCE),  # unrelated by meaning, but many of the words are there
+        (0.70, 0.85, CONFIDENT),  # nearly every word of the question, rare ones included
         (0.70, 0.3, NOTHING_FOUND),
         (0.70, None, NOTHING_FOUND),
     ],
