@@ -121,3 +121,27 @@ def test_explain_shows_the_stage(app: App) -> None:
     assert stage["in"] == stage["out"] >= 2
     assert stage["notes"]["depth"] >= 2
     assert res["sources"][0]["title"] == "Bike"
+
+
+def test_a_damped_type_is_not_put_first_by_its_strength(app: App) -> None:
+    from ctx.core.blocks.types import update_type
+
+    with app.connection() as conn:
+        update_type(conn, "reference", {"retrieval_policy": "damped", "retrieval_factor": 0.1})
+    strong = blocks.store_block(
+        app, ALPHA, StoreRequest(title="strong", content="zeppelin permit", block_type="reference")
+    )
+    weak = blocks.store_block(app, ALPHA, StoreRequest(title="weak", content="permit"))
+    other = blocks.store_block(app, ALPHA, StoreRequest(title="other", content="a permit form"))
+    run = _run(app)
+    cands = [
+        Candidate(str(weak["id"]), 0.09, ranks={"fts_en": 2}, channel_scores={"fts_en": 0.5}),
+        Candidate(str(strong["id"]), 0.08, ranks={"fts_en": 1}, channel_scores={"fts_en": 0.9}),
+        Candidate(str(other["id"]), 0.07, ranks={"fts_en": 3}, channel_scores={"fts_en": 0.1}),
+    ]
+    # By strength alone the damped block would lead (normalised 1.0 against 0.5); its type's
+    # factor 0.1 keeps it behind.
+    assert next(c.block_id for c in rescore(run, cands)) == str(weak["id"])
+    with app.connection() as conn:
+        update_type(conn, "reference", {"retrieval_policy": "normal"})
+    assert next(c.block_id for c in rescore(run, cands)) == str(strong["id"])

@@ -26,7 +26,7 @@ def noop(app: App, jobs: list[Job]) -> None:
 
 
 def test_the_core_registers_its_own_kinds() -> None:
-    assert sorted(_registry()) == ["embed", "rebuild", "scope_terms", "temporal"]
+    assert sorted(_registry()) == ["embed", "embed_context", "rebuild", "scope_terms", "temporal"]
 
 
 @pytest.mark.parametrize(
