@@ -12,7 +12,7 @@ from ctx.core import embed
 from ctx.core.cli.common import JsonOpt, console, dump_json, opened_app, table
 from ctx.core.runtime import Listener, Worker
 
-app = typer.Typer(help="Embedding generations: status and rebuild.", no_args_is_help=True)
+app = typer.Typer(help="Embedding generations: status, rebuild, reblend.", no_args_is_help=True)
 
 
 @app.command("status")
@@ -68,6 +68,17 @@ def embed_rebuild(
                 if embed.rebuild_step(ctx_app) == 0:
                     time.sleep(0.5)
         console.print(f"generation {gen['id']} is active")
+
+
+@app.command("reblend")
+def embed_reblend(
+    scope: Annotated[str | None, typer.Option("--scope", help="Only this scope.")] = None,
+) -> None:
+    """Recompute the context vectors of every sequence (after changing embed.context_weight,
+    embed.context_window or embed.context_gap_s); the worker does the work."""
+    with opened_app() as ctx_app:
+        queued = embed.queue_reblend(ctx_app, scope)
+    console.print(f"queued {queued} sequence recount(s); `ctx embed status` shows the jobs")
 
 
 def worker() -> None:

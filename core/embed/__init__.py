@@ -8,6 +8,7 @@ vectors that passed ``quality_gate``.
 """
 
 from ctx.core.embed.cache import EmbedderCache
+from ctx.core.embed.context import queue_reblend
 from ctx.core.embed.generations import (
     active_generation,
     building_generation,
@@ -62,6 +63,7 @@ __all__ = [
     "option_int",
     "option_str",
     "quality_gate",
+    "queue_reblend",
     "rebuild_step",
     "require_str",
     "start_rebuild",

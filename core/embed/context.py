@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ctx.core.embed.vectors import vector_literal
-from ctx.core.runtime import Job, JobHandler
+from ctx.core.runtime import Job, JobHandler, enqueue
 
 if TYPE_CHECKING:
     import psycopg
@@ -236,6 +236,25 @@ def refresh_blocks(
     ).fetchall()
     anchors = [(r["scope"], r["category"], r["created_at"], r["id"], True) for r in rows]
     return refresh_around(conn, blend_of(app), generation, anchors)
+
+
+def queue_reblend(app: App, scope: str | None = None) -> int:
+    """Queue a whole-sequence recount for every (scope, category) (of ``scope``): after a change
+    of ``embed.context_*``, existing vectors take the new blend. Returns the jobs queued."""
+    with app.connection() as conn:
+        rows = conn.execute(
+            "SELECT DISTINCT scope, category FROM context_blocks "
+            "WHERE %(scope)s::text IS NULL OR scope = %(scope)s ORDER BY 1, 2",
+            {"scope": scope},
+        ).fetchall()
+        for r in rows:
+            enqueue(
+                conn,
+                KIND,
+                {"scope": r["scope"], "category": r["category"]},
+                dedupe_key=f"context:{r['scope']}:{r['category']}",
+            )
+    return len(rows)
 
 
 def handle_context_jobs(app: App, jobs: list[Job]) -> None:

@@ -182,3 +182,16 @@ def test_the_dense_channel_searches_the_context_vectors(app: App) -> None:
         assert abs(float(sims[block_id]) - float(np.dot(q, blended))) < 5e-3
     # ... and not the raw embeddings: some block's two similarities differ measurably.
     assert max(abs(float(np.dot(q, v[i][0])) - float(sims[i])) for i in ids) > 5e-3
+
+
+def test_reblend_applies_a_changed_weight_to_stored_vectors(app: App) -> None:
+    ids = _conversation(app)
+    set_setting(app, "embed.context_weight", 0.0)
+    before = _vectors(app)
+    assert float(np.max(np.abs(before[ids[1]][1] - before[ids[1]][0]))) > 2e-3  # still blended
+    from ctx.core import embed
+
+    assert embed.queue_reblend(app) == 1  # one sequence: alpha / chat
+    assert drain(app, "embed_context") == 1
+    for own, blended in _vectors(app).values():
+        _assert_close(blended, own)
