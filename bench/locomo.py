@@ -8,8 +8,8 @@ the chosen mode; a question counts as found at k when any of its evidence turns 
 first k candidates. The first three conversations tuned the defaults, the other two confirm them;
 both are reported, with the targets.
 
-``--baseline`` adds, on the same index, hybrid without the context vectors and the rescore stage
-(the state before them) and with each alone. ``--confidence`` asks every question also in the
+``--baseline`` adds, on the same index, hybrid without the context vectors, the neighbours stage
+and the rescore stage (the state before them) and with each of them. ``--confidence`` asks every question also in the
 next conversation's scope, where it has no answer, and reports the confidence classes.
 
     .venv/bin/python bench/locomo.py --mode all --embedder e5
