@@ -45,6 +45,14 @@ def _assert_close(a: np.ndarray, b: np.ndarray) -> None:
     assert float(np.max(np.abs(a - b))) < 2e-3  # halfvec storage
 
 
+def _assert_sequence(v: dict[str, tuple[np.ndarray, np.ndarray]], ids: list[str]) -> None:
+    """Each of ``ids`` (one sequence, in order) blends up to two neighbours a side."""
+    e = [v[i][0] for i in ids]
+    for pos, block_id in enumerate(ids):
+        near = [e[j] for j in range(max(0, pos - 2), min(len(ids), pos + 3)) if j != pos]
+        _assert_close(v[block_id][1], _expected(e[pos], near))
+
+
 def _conversation(app: App, who: Principal = ALPHA, category: str = "chat") -> list[str]:
     ids = [_store(app, who, f"turn {i}", t, category) for i, t in enumerate(TURNS)]
     drain(app, "embed")
@@ -54,10 +62,7 @@ def _conversation(app: App, who: Principal = ALPHA, category: str = "chat") -> l
 def test_each_vector_blends_up_to_two_neighbours_a_side(app: App) -> None:
     ids = _conversation(app)
     v = _vectors(app)
-    e = [v[i][0] for i in ids]
-    for pos, block_id in enumerate(ids):
-        near = [e[j] for j in range(max(0, pos - 2), min(len(ids), pos + 3)) if j != pos]
-        _assert_close(v[block_id][1], _expected(e[pos], near))
+    _assert_sequence(v, ids)
     # The blend is a different vector from the block's own, still of unit length.
     assert float(np.dot(v[ids[2]][0], v[ids[2]][1])) < 0.999
     assert abs(float(np.linalg.norm(v[ids[2]][1])) - 1.0) < 2e-3
@@ -92,12 +97,7 @@ def test_a_deleted_block_leaves_its_neighbours_blended_without_it(app: App) -> N
     ids = _conversation(app)
     blocks.delete_block(app, ALPHA, ids[2])
     assert drain(app, "embed_context") == 1
-    v = _vectors(app)
-    rest = [i for i in ids if i != ids[2]]
-    e = [v[i][0] for i in rest]
-    for pos, block_id in enumerate(rest):
-        near = [e[j] for j in range(max(0, pos - 2), min(len(rest), pos + 3)) if j != pos]
-        _assert_close(v[block_id][1], _expected(e[pos], near))
+    _assert_sequence(_vectors(app), [i for i in ids if i != ids[2]])
 
 
 def test_archiving_and_unarchiving_move_the_blend(app: App) -> None:
@@ -126,11 +126,7 @@ def test_a_block_moved_to_another_category_leaves_one_blend_and_joins_another(ap
     drain(app, "embed")
     assert drain(app, "embed_context") == 2  # the place it left and the place it took
     v = _vectors(app)
-    rest = [i for i in chat if i != chat[2]]
-    e = [v[i][0] for i in rest]
-    for pos, block_id in enumerate(rest):
-        near = [e[j] for j in range(max(0, pos - 2), min(len(rest), pos + 3)) if j != pos]
-        _assert_close(v[block_id][1], _expected(e[pos], near))
+    _assert_sequence(v, [i for i in chat if i != chat[2]])
     # In "notes" it was written first (before both notes): its neighbours are the two notes.
     _assert_close(v[chat[2]][1], _expected(v[chat[2]][0], [v[n][0] for n in notes]))
 
