@@ -28,6 +28,23 @@ TEMPLATE = "ctx_test_template"
 # not a package, so their folder goes on the path: `import openai_server` in any test.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
+import openai_server  # noqa: E402  (from the folder just put on the path)
+
+
+@pytest.fixture(scope="module")
+def peer() -> Iterator[openai_server.OpenAIServer]:
+    """A loopback OpenAI-compatible server for the module's tests."""
+    with openai_server.OpenAIServer() as srv:
+        yield srv
+
+
+@pytest.fixture
+def srv(peer: openai_server.OpenAIServer) -> Iterator[openai_server.OpenAIServer]:
+    """The module's peer, reset for this test; whatever it still holds is released after."""
+    peer.reset()
+    yield peer
+    peer.release.set()
+
 
 def _with_db(url: str, name: str) -> str:
     params = conninfo_to_dict(url)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,18 +12,6 @@ import pytest
 
 from ctx.core import App, CtxError, access, llm
 from ctx.core.runtime import Listener, set_setting
-
-
-@pytest.fixture(scope="module")
-def peer() -> Iterator[openai_server.OpenAIServer]:
-    with openai_server.OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def srv(peer: openai_server.OpenAIServer) -> openai_server.OpenAIServer:
-    peer.reset()
-    return peer
 
 
 def _create(app: App, name: str, url: str, **fields: Any) -> llm.Backend:

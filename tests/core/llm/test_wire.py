@@ -14,18 +14,6 @@ import pytest
 from ctx.core import llm
 
 
-@pytest.fixture(scope="module")
-def peer() -> Iterator[openai_server.OpenAIServer]:
-    with openai_server.OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def srv(peer: openai_server.OpenAIServer) -> openai_server.OpenAIServer:
-    peer.reset()
-    return peer
-
-
 @pytest.fixture
 def client(srv: Any) -> Iterator[llm.OpenAIClient]:
     with httpx.Client() as http:

@@ -10,6 +10,7 @@ from typing import Any
 
 import openai_server
 import pytest
+from backend_kit import add_backend
 
 from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, llm, retrieval
 from ctx.core.retrieval.reranking import blend, parse_marks, sigmoid
@@ -42,20 +43,7 @@ def peer(server: Any) -> Any:
 
 
 def _backend(app: App, srv: Any, roles: list[str], trust: str = "full-trust") -> None:
-    with app.connection() as conn:
-        llm.create_backend(
-            conn,
-            app.backend_kinds,
-            "peer",
-            {
-                "kind": "openai",
-                "base_url": srv.base_url,
-                "roles": roles,
-                "model_map": {"default": "test-model"},
-                "trust": trust,
-            },
-        )
-    app.backends.invalidate()
+    add_backend(app, srv, roles, trust=trust)
     set_setting(app, "llm.read_timeout", 0.5)
 
 

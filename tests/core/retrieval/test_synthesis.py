@@ -5,24 +5,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
 import openai_server
 import pytest
+from backend_kit import add_backend
 
 from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, llm, query
 from ctx.core.retrieval import query_with_answer
 from ctx.core.runtime import set_setting
 
 WHO = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
-
-
-@pytest.fixture(scope="module")
-def peer() -> Iterator[openai_server.OpenAIServer]:
-    with openai_server.OpenAIServer() as srv:
-        yield srv
 
 
 @pytest.fixture
@@ -38,11 +32,7 @@ def _store(app: App, title: str, content: str, **extra: Any) -> str:
 
 
 def _backend(app: App, srv: Any, name: str = "peer", **fields: Any) -> None:
-    data = {"kind": "openai", "base_url": srv.base_url, "roles": ["synthesis"],
-            "model_map": {"default": "test-model"}, "trust": "full-trust", **fields}  # fmt: skip
-    with app.connection() as conn:
-        llm.create_backend(conn, app.backend_kinds, name, data)
-    app.backends.invalidate()
+    add_backend(app, srv, ["synthesis"], name=name, **fields)
 
 
 def _chat_bodies(srv: Any) -> list[dict[str, Any]]:

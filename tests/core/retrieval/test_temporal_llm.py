@@ -4,14 +4,13 @@ translate chain of a real OpenAI-compatible peer; its answer is checked, cached 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-import openai_server
 import pytest
+from backend_kit import add_backend
 
-from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, llm, query
+from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, query
 from ctx.core.retrieval import calendar_table, resolve_with_llm
 from ctx.core.retrieval.temporal_llm import Lookup, _Cache
 from ctx.core.runtime import set_setting
@@ -22,25 +21,8 @@ FORTNIGHT = "release notes from a fortnight ago"  # "ago" is intent; no rule kno
 SPAN = {"start": "2026-03-02", "end": "2026-03-08"}
 
 
-@pytest.fixture(scope="module")
-def peer() -> Iterator[openai_server.OpenAIServer]:
-    with openai_server.OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def srv(peer: openai_server.OpenAIServer) -> Iterator[openai_server.OpenAIServer]:
-    peer.reset()
-    yield peer
-    peer.release.set()
-
-
 def _backend(app: App, srv: Any) -> None:
-    data = {"kind": "openai", "base_url": srv.base_url, "roles": ["translate"],
-            "model_map": {"default": "test-model"}, "trust": "full-trust"}  # fmt: skip
-    with app.connection() as conn:
-        llm.create_backend(conn, app.backend_kinds, "peer", data)
-    app.backends.invalidate()
+    add_backend(app, srv, ["translate"])
 
 
 def _store(app: App, title: str, content: str) -> str:

@@ -3,13 +3,12 @@ OpenAI-compatible peer, the gates on the model's answer, and fail-open on errors
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import openai_server
 import pytest
+from backend_kit import add_backend
 
-from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, llm, query
+from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, query
 from ctx.core.retrieval import clean_translation
 from ctx.core.runtime import set_setting
 
@@ -18,25 +17,8 @@ GERMAN = "Wie funktioniert der Schreibschutz?"
 ENGLISH = "How does the Write Guard work"
 
 
-@pytest.fixture(scope="module")
-def peer() -> Iterator[openai_server.OpenAIServer]:
-    with openai_server.OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def srv(peer: openai_server.OpenAIServer) -> Iterator[openai_server.OpenAIServer]:
-    peer.reset()
-    yield peer
-    peer.release.set()  # nothing of this test stays hanging
-
-
 def _backend(app: App, srv: Any) -> None:
-    data = {"kind": "openai", "base_url": srv.base_url, "roles": ["translate"],
-            "model_map": {"default": "test-model"}, "trust": "full-trust"}  # fmt: skip
-    with app.connection() as conn:
-        llm.create_backend(conn, app.backend_kinds, "peer", data)
-    app.backends.invalidate()
+    add_backend(app, srv, ["translate"])
 
 
 def _store(app: App, title: str, content: str) -> str:

@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import openai_server
 import pytest
+from backend_kit import add_backend
 
-from ctx.core import App, llm
-
-
-@pytest.fixture(scope="module")
-def peer() -> Iterator[openai_server.OpenAIServer]:
-    with openai_server.OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def srv(peer: openai_server.OpenAIServer) -> openai_server.OpenAIServer:
-    peer.reset()
-    return peer
+from ctx.core import App
 
 
 def _backend(app: App, srv: Any) -> None:
-    with app.connection() as conn:
-        llm.create_backend(conn, app.backend_kinds, "peer", {
-            "kind": "openai", "base_url": srv.base_url, "roles": ["synthesis"],
-            "model_map": {"synthesis": {"model": "chat-model", "temperature": 0}},
-            "trust": "full-trust"})  # fmt: skip
-    app.backends.invalidate()
+    add_backend(
+        app, srv, ["synthesis"], model_map={"synthesis": {"model": "chat-model", "temperature": 0}}
+    )
 
 
 def _sse(text: str) -> list[tuple[str, Any]]:
