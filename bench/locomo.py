@@ -43,19 +43,18 @@ from _common import (
     ctx_env_summary,
     principal,
     progress,
-    table,
     timing_ms,
     use_embedder,
     weights_of,
 )
 from locomo_data import (
-    CATEGORIES,
     Conversation,
     first_hit,
     load,
     summarise,
     title_for,
 )
+from locomo_report import print_report
 from locomo_variants import run_variants
 
 from ctx.core import App, QueryRequest, StoreRequest, blocks, retrieval
@@ -218,16 +217,21 @@ BASELINES = (
     ("own embeddings + neighbours + rescore", False, frozenset({"temporal"})),
 )
 TUNE_CONVERSATIONS = 3  # the first three conversations tune, the rest confirm
-TARGETS = {"r@10": 0.80, "mrr": 0.60}
 
 
 def split(hits: list[tuple[int, int | None]], convs: list[Conversation]) -> dict[str, Any]:
-    """The figures of the tuning conversations and of the confirming ones."""
+    """The figures of the tuning conversations and of the confirming ones (a part without
+    questions, as in a smoke run on fewer conversations, is left out)."""
     n_tune = sum(len(c.questions) for c in convs[:TUNE_CONVERSATIONS])
     names = [c.sample_id for c in convs]
+    parts = {
+        "tune": (names[:TUNE_CONVERSATIONS], hits[:n_tune]),
+        "confirm": (names[TUNE_CONVERSATIONS:], hits[n_tune:]),
+    }
     return {
-        "tune": {"conversations": names[:TUNE_CONVERSATIONS], **summarise(hits[:n_tune])},
-        "confirm": {"conversations": names[TUNE_CONVERSATIONS:], **summarise(hits[n_tune:])},
+        part: {"conversations": ids, **summarise(part_hits)}
+        for part, (ids, part_hits) in parts.items()
+        if part_hits
     }
 
 
@@ -262,6 +266,8 @@ def confidence_view(app: App, convs: list[Conversation], by_id: dict[str, str]) 
         ("confirm", convs[TUNE_CONVERSATIONS:]),
         ("all", convs),
     ):
+        if not any(c.questions for c in conv_set):
+            continue
         res: dict[str, Any] = {}
         for kind in ("answerable", "unanswerable"):
             classes: Counter[str] = Counter()
@@ -442,187 +448,6 @@ def main() -> None:
     print_report(report)
     if args.json:
         print(json.dumps(report, separators=(",", ":")))
-
-
-def print_report(r: dict[str, Any]) -> None:
-    ix = r["index"]
-    print(
-        f"LoCoMo retrieval: {r['data']} ({r['conversations']} conversations, {ix['blocks']} turns, "
-        f"{r['questions']} questions of categories 1-4 scored, "
-        f"{r['questions_without_valid_evidence']} skipped for lack of a valid evidence id); "
-        f"embedder {r['embedder']['provider']} "
-        f"({r['embedder']['model']}); titles {r['title']}; {r['settings_env']}"
-    )
-    print(
-        f"indexing: {ix['blocks_per_s']} blocks/s overall (store {ix['store_blocks_per_s']}/s, "
-        f"embed {ix['embed_blocks_per_s']}/s, {ix['total_s']} s); query embedding "
-        f"{r['query_embedding_ms']['mean']} ms mean, {r['query_embedding_ms']['p95']} ms p95\n"
-    )
-    rows = []
-    for mode, res in r["modes"].items():
-        for key, fig in [("all", res["overall"]), *res["by_category"].items()]:
-            label = key if key == "all" else f"{key} {CATEGORIES[int(key)]}"
-            rows.append(
-                [mode, label, fig["n"], fig["r@1"], fig["r@5"], fig["r@10"], fig["mrr"]]
-                + ([res["query_ms"]["mean"], res["query_ms"]["p95"]] if key == "all" else ["", ""])
-            )
-    print(table(["mode", "category", "n", "R@1", "R@5", "R@10", "MRR", "ms mean", "ms p95"], rows))
-    if "hybrid" in r["modes"]:
-        print_targets(r)
-    if "confidence" in r:
-        print_confidence(r["confidence"])
-    if "temporal" in r:
-        t = r["temporal"]
-        print(
-            f"\ntemporal stage (hybrid; {t['questions_with_a_resolved_time']} questions resolved "
-            "to a time; now = the conversation's last session):"
-        )
-        trows = []
-        for key in ["all", *sorted(t["without"]["by_category"])]:
-            label = key if key == "all" else f"{key} {CATEGORIES[int(key)]}"
-
-            def fig(run: dict[str, Any], key: str = key) -> dict[str, Any]:
-                return dict(run["overall"] if key == "all" else run["by_category"][key])
-
-            base, dates, grav = (
-                fig(t["without"]),
-                fig(t["date_channel"]),
-                fig(t["date_channel_and_gravity"]),
-            )
-            trows.append(
-                [
-                    label,
-                    base["r@10"],
-                    dates["r@10"],
-                    grav["r@10"],
-                    round(grav["r@10"] - base["r@10"], 3),
-                    base["mrr"],
-                    grav["mrr"],
-                ]
-            )
-        print(
-            table(
-                [
-                    "category",
-                    "R@10 without",
-                    "R@10 + dates",
-                    "R@10 + dates + gravity",
-                    "delta R@10",
-                    "MRR without",
-                    "MRR with",
-                ],
-                trows,
-            )
-        )
-    if "api" in r:
-        print(f"\nretrieval.query (hybrid, after thresholds): {json.dumps(r['api'])}")
-    if "variants" in r:
-        vrows = [
-            [
-                name,
-                v["overall"]["r@1"],
-                v["overall"]["r@5"],
-                v["overall"]["r@10"],
-                v["overall"]["mrr"],
-            ]
-            for name, v in r["variants"].items()
-        ]
-        print("\nvariants (benchmark-local):")
-        print(table(["variant", "R@1", "R@5", "R@10", "MRR"], vrows))
-
-
-# hybrid R@10 per category before issue 11 (docs/benchmarks.md); with --baseline the same run's
-# "before" figures are the floor instead
-CATEGORY_FLOOR = {"1": 0.739, "2": 0.859, "3": 0.545, "4": 0.756}
-
-
-def print_targets(r: dict[str, Any]) -> None:
-    h = r["modes"]["hybrid"]
-    rows = []
-    runs = [("hybrid", h), *r.get("baselines", {}).items()]
-    for name, run in runs:
-        for part in ("tune", "confirm"):
-            o = run[part]["overall"]
-            rows.append(
-                [
-                    name,
-                    f"{part} ({', '.join(run[part]['conversations'])})",
-                    o["n"],
-                    o["r@1"],
-                    o["r@10"],
-                    o["mrr"],
-                ]
-            )
-        o = run["overall"]
-        rows.append([name, "all", o["n"], o["r@1"], o["r@10"], o["mrr"]])
-    print("\nhybrid on the tuning and the confirming conversations:")
-    print(table(["run", "conversations", "n", "R@1", "R@10", "MRR"], rows))
-    o = h["overall"]
-    verdict = []
-    for key, target in TARGETS.items():
-        verdict.append(
-            f"{key.upper()} {o[key]} (target >= {target}: {'met' if o[key] >= target else 'missed'})"
-        )
-    before = r.get("baselines", {}).get(BASELINES[0][0])
-    floors = (
-        {c: fig["r@10"] for c, fig in before["by_category"].items()} if before else CATEGORY_FLOOR
-    )
-    lower = [
-        f"{CATEGORIES[int(c)]} {h['by_category'][c]['r@10']} < {floor}"
-        for c, floor in floors.items()
-        if c in h["by_category"] and h["by_category"][c]["r@10"] < floor
-    ]
-    verdict.append(
-        "no category lower than before: "
-        + ("met" if not lower else "missed (" + "; ".join(lower) + ")")
-    )
-    print("targets: " + "; ".join(verdict))
-
-
-def print_confidence(c: dict[str, Any]) -> None:
-    rows = []
-    for part, res in c.items():
-        for kind, fig in res.items():
-            ev, seed = fig["evidence"], fig["seed_score"]
-            rows.append(
-                [
-                    part,
-                    kind,
-                    fig["n"],
-                    ev.get("confident", 0),
-                    ev.get("low_confidence", 0),
-                    ev.get("no_relevant_blocks_found", 0),
-                    seed.get("confident", 0),
-                    fig["similarity_p10_50_90"],
-                    fig["coverage_p10_50_90"],
-                ]
-            )
-    print("\nconfidence (each question in its own conversation's scope, and in the next one's):")
-    print(
-        table(
-            [
-                "part",
-                "questions",
-                "n",
-                "confident",
-                "low",
-                "nothing found",
-                "seed: confident",
-                "similarity p10/50/90",
-                "coverage p10/50/90",
-            ],
-            rows,
-        )
-    )
-    a, u = c["all"]["answerable"]["evidence"], c["all"]["unanswerable"]["evidence"]
-    ok_a = a.get("confident", 0) >= 0.90
-    ok_u = u.get("confident", 0) <= 0.20
-    most = u.get("no_relevant_blocks_found", 0) > u.get("low_confidence", 0)
-    print(
-        f"targets: answerable confident {a.get('confident', 0)} (>= 0.90: {'met' if ok_a else 'missed'}); "
-        f"unanswerable confident {u.get('confident', 0)} (<= 0.20: {'met' if ok_u else 'missed'}); "
-        f"most of the rest nothing found: {'met' if most else 'missed'}"
-    )
 
 
 if __name__ == "__main__":
