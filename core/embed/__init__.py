@@ -23,7 +23,6 @@ from ctx.core.embed.jobs import (
     block_text,
     embed_blocks,
     embed_pending,
-    vector_literal,
 )
 from ctx.core.embed.options import option_float, option_int, option_str, require_str
 from ctx.core.embed.protocol import Embedder
@@ -37,6 +36,7 @@ from ctx.core.embed.vectors import (
     l2_normalize,
     quality_gate,
     truncate_matryoshka,
+    vector_literal,
 )
 
 __all__ = [

@@ -12,8 +12,9 @@ from ctx.core.embed.generations import (
     generation,
     switch_generation,
 )
-from ctx.core.embed.jobs import block_text, vector_literal
+from ctx.core.embed.jobs import block_text
 from ctx.core.embed.settings import configured_options
+from ctx.core.embed.vectors import vector_literal
 from ctx.core.errors import CtxError
 from ctx.core.runtime import Job, JobHandler, JobOutcome, enqueue, run_kind
 

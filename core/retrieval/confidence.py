@@ -139,6 +139,10 @@ class WordHits:
         """The share found in any of the blocks."""
         return self.share(set().union(*self.found_in.values()) if self.found_in else set())
 
+    def only(self, ids: list[str]) -> WordHits:
+        """The same words, for ``ids`` only (each must be among the blocks asked for)."""
+        return WordHits(self.weights, {b: self.found_in[b] for b in ids})
+
     def per_block(self) -> dict[str, float]:
         return {b: self.share(words) or 0.0 for b, words in self.found_in.items()}
 

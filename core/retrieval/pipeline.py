@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.errors import PluginError, error_text
 from ctx.core.retrieval.candidates import Candidate
-from ctx.core.retrieval.confidence import NOTHING_FOUND
+from ctx.core.retrieval.confidence import NOTHING_FOUND, WordHits
 from ctx.core.retrieval.fusion import channel_weights
 from ctx.core.retrieval.schemas import QueryRequest
 from ctx.core.temporal import TemporalResult
@@ -78,6 +78,8 @@ class QueryRun:
     warnings: list[str] = field(default_factory=list)
     #: extra response fields a stage adds (synthesis adds its answer here)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the question's word hits in the blocks looked at so far (rescore, then the thresholds)
+    word_hits: list[WordHits] = field(default_factory=list)
     #: per stage: what it ran, how long, what it noted
     trace: list[dict[str, Any]] = field(default_factory=list)
     _notes: dict[str, Any] = field(default_factory=dict)

@@ -60,9 +60,14 @@ def question_texts(q: QueryRun) -> list[tuple[str, bool]]:
 
 
 def question_hits(q: QueryRun, ids: list[str]) -> list[WordHits]:
-    """The word hits of each of ``question_texts`` in ``ids``."""
+    """The word hits of each of ``question_texts`` in ``ids``: looked up once per query (the
+    rescore asks for the head), then answered from that for blocks among them (the thresholds
+    ask for the first three)."""
+    if q.word_hits and all(set(ids) <= h.found_in.keys() for h in q.word_hits):
+        return [h.only(ids) for h in q.word_hits]
     with q.app.connection() as conn:
-        return [word_hits(conn, text, de, q.scopes, ids) for text, de in question_texts(q)]
+        q.word_hits = [word_hits(conn, text, de, q.scopes, ids) for text, de in question_texts(q)]
+    return q.word_hits
 
 
 def _coverage(q: QueryRun, head: list[Candidate]) -> dict[str, float]:
