@@ -17,7 +17,8 @@ from datetime import date
 
 from ctx.core.runtime import PluginHost
 from ctx.core.temporal import parser_from_host
-from ctx.core.temporal.lexicon import _analyse, _tense, raw_tokens
+from ctx.core.temporal.extract import date_mentions
+from ctx.core.temporal.lexicon import _analyse, _kinds, _tense, raw_tokens
 
 QUERIES = [
     "was war am 2026-03-27", "2026-03-01 bis 2026-03-05", "am 7. Mai 2023",
@@ -33,6 +34,13 @@ QUERIES = [
     "yesterdy", "tomorow", "how do I configure the embedder", "Sunday Times editorial",
     "I may go to the store", "guten Morgen zusammen", "die Leute vom Vertrieb",
     "what happened recently", "Vorteil bevor Seite", "deploy the service to production",
+    # the second round: spans, ordinals, offsets, ISO weeks, idioms, movable holidays
+    "the last 5 days", "in den vergangenen zwei Wochen", "over the past month",
+    "the second Friday in June", "am letzten Donnerstag im Monat", "the first half of February",
+    "in der zweiten Novemberhälfte", "the last weekend of April", "three days after Christmas",
+    "a week from Monday", "zwei Tage vor Silvester", "from the 4th to the 9th of May",
+    "vom 2. bis 6. Juni", "Memorial Day", "Buß- und Bettag", "um Ostern herum", "KW 12/2027",
+    "week 12", "earlier this week", "what did we ship so far this year",
 ]  # fmt: skip
 
 BASELINE = re.compile(
@@ -46,6 +54,8 @@ def _clear_caches() -> None:
     raw_tokens.cache_clear()
     _analyse.cache_clear()
     _tense.cache_clear()
+    _kinds.cache_clear()
+    date_mentions.cache_clear()
 
 
 def _time(run: Callable[[str], object], rounds: int) -> list[float]:

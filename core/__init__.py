@@ -89,10 +89,12 @@ if TYPE_CHECKING:
     from ctx.core.temporal import (
         Lexicon,
         ParseContext,
+        RuleEntry,
         TemporalMatcher,
         TemporalResult,
         TokSpec,
         build_matchers,
+        temporal_kit,
     )
     from ctx.core.tools import Tool
 
@@ -136,6 +138,7 @@ __all__ = [
     "RerankResult",
     "Reranker",
     "RerankerFactory",
+    "RuleEntry",
     "SearchRequest",
     "Setting",
     "SettingCheck",
@@ -167,6 +170,7 @@ __all__ = [
     "search_blocks",
     "set_archived",
     "store_block",
+    "temporal_kit",
     "truncate_matryoshka",
     "update_block",
 ]

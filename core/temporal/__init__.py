@@ -4,10 +4,12 @@ dates each block, gravity math, and the date channel's query.
 Entry points: ``parser_from_host(host).parse(text, now=...)`` for queries (``App.temporal_parser``
 holds one), ``gravity_factors(app, ids, result)`` for re-ranking, ``date_query(result)`` for the
 date channel, ``find_dates`` and ``dimensions_for`` for extraction. Language plugins build their
-matchers with ``build_matchers(Lexicon(...))``.
+matchers with ``build_matchers(Lexicon(...))``, and add rules of their own written with
+``temporal_kit``.
 """
 
-from ctx.core.temporal.cascade import build_matchers
+from ctx.core.temporal import kit as temporal_kit
+from ctx.core.temporal.cascade import CASCADE, RuleEntry, build_matchers
 from ctx.core.temporal.engine import (
     TemporalParser,
     has_temporal_intent,
@@ -39,11 +41,13 @@ from ctx.core.temporal.types import (
 )
 
 __all__ = [
+    "CASCADE",
     "FALLBACK_SKIPPED",
     "DateMention",
     "GravityQuery",
     "Lexicon",
     "ParseContext",
+    "RuleEntry",
     "TemporalMatcher",
     "TemporalParser",
     "TemporalResult",
@@ -66,5 +70,6 @@ __all__ = [
     "linear_gravity",
     "parser_from_host",
     "temporal_fts_expansion",
+    "temporal_kit",
     "to_tsquery_or",
 ]

@@ -134,15 +134,41 @@ def _easter(offset: int, length: int = 1) -> Callable[[int], Span]:
     return span
 
 
-def _nth(month: int, weekday: int, n: int, extra_days: int = 0) -> Callable[[int], Span]:
+def _nth(
+    month: int, weekday: int, n: int, extra_days: int = 0, length: int = 1
+) -> Callable[[int], Span]:
     def span(year: int) -> Span:
         day = nth_weekday(year, month, weekday, n) + timedelta(days=extra_days)
-        return day, day
+        return day, day + timedelta(days=length - 1)
+
+    return span
+
+
+def first_advent(year: int) -> date:
+    """The first Sunday of Advent: four Sundays before Christmas (Nov 27 - Dec 3)."""
+    return weekday_on_or_before(date(year, 12, 24), 6) - timedelta(weeks=3)
+
+
+def _advent(offset: int, length: int = 1) -> Callable[[int], Span]:
+    def span(year: int) -> Span:
+        start = first_advent(year) + timedelta(days=offset)
+        return start, start + timedelta(days=length - 1)
+
+    return span
+
+
+def _until(rule: Callable[[int], Span], month: int, day: int) -> Callable[[int], Span]:
+    """From the start of ``rule``'s span to a fixed day of the same year."""
+
+    def span(year: int) -> Span:
+        return rule(year)[0], date(year, month, day)
 
     return span
 
 
 #: Annual days by key; a language plugin maps its words onto these keys. Each gives (start, end).
+#: Movable days are computed for any year: Easter by the Gregorian computus, Advent from
+#: Christmas, the US Monday holidays as the n-th weekday of their month.
 HOLIDAYS: dict[str, Callable[[int], Span]] = {
     "new_year": _fixed(1, 1),
     "epiphany": _fixed(1, 6),
@@ -173,6 +199,46 @@ HOLIDAYS: dict[str, Callable[[int], Span]] = {
     "boxing_day": _fixed(12, 26),
     "between_years": _fixed(12, 27, 4),
     "new_years_eve": _fixed(12, 31),
+    # the US federal calendar and other US days
+    "mlk_day": _nth(1, 0, 3),
+    "groundhog_day": _fixed(2, 2),
+    "presidents_day": _nth(2, 0, 3),
+    "st_patricks": _fixed(3, 17),
+    "memorial_day": _nth(5, 0, -1),
+    "juneteenth": _fixed(6, 19),
+    "fathers_day": _nth(6, 6, 3),
+    "labor_day_us": _nth(9, 0, 1),
+    "columbus_day": _nth(10, 0, 2),
+    "election_day": _nth(11, 0, 1, 1),
+    "veterans_day": _fixed(11, 11),
+    "thanksgiving_weekend": _nth(11, 3, 4, 0, 4),
+    # Germany's public and observed days, and the church year around them
+    "weiberfastnacht": _easter(-52),
+    "carnival": _easter(-52, 7),
+    "shrove_tuesday": _easter(-47),
+    "womens_day": _fixed(3, 8),
+    "palm_sunday": _easter(-7),
+    "holy_week": _easter(-7, 7),
+    "maundy_thursday": _easter(-3),
+    "holy_saturday": _easter(-1),
+    "easter_weekend": _easter(-2, 4),
+    "lent": _easter(-46, 46),
+    "pentecost_sunday": _easter(49),
+    "pentecost_weekend": _easter(48, 3),
+    "assumption": _fixed(8, 15),
+    "childrens_day_de": _fixed(9, 20),
+    "harvest_festival": _nth(10, 6, 1),
+    "st_martin": _fixed(11, 11),
+    "remembrance_sunday_de": _advent(-14),
+    "repentance_day": _advent(-11),
+    "dead_sunday": _advent(-7),
+    "advent_1": _advent(0),
+    "advent_2": _advent(7),
+    "advent_3": _advent(14),
+    "advent_4": _advent(21),
+    "advent_season": _until(_advent(0), 12, 24),
+    "year_end_holidays": _fixed(12, 24, 9),
+    "year_change": _fixed(12, 31, 2),
 }
 
 

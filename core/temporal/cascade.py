@@ -10,12 +10,17 @@ Woche" (weekday within a week) runs before "nächste Woche", and "Ende letzten M
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ctx.core.temporal import rules_dates, rules_days
 from ctx.core.temporal.lexicon import Lexicon
 from ctx.core.temporal.rules import Rule, RuleMatcher
 
+#: (rule name, priority, rule): one entry of a cascade.
+RuleEntry = tuple[str, int, Rule]
+
 #: (rule name, priority, rule). Gaps leave room for plugin rules in between.
-CASCADE: tuple[tuple[str, int, Rule], ...] = (
+CASCADE: tuple[RuleEntry, ...] = (
     ("iso_date", 100, rules_dates.iso_date),
     ("explicit_date", 110, rules_dates.explicit_date),
     ("range", 200, rules_dates.range_phrase),
@@ -38,9 +43,11 @@ CASCADE: tuple[tuple[str, int, Rule], ...] = (
 )
 
 
-def build_matchers(lexicon: Lexicon) -> list[RuleMatcher]:
-    """The whole cascade for one language, named ``<language>.<rule>`` ("de.weekday")."""
+def build_matchers(lexicon: Lexicon, rules: Iterable[RuleEntry] = CASCADE) -> list[RuleMatcher]:
+    """One matcher per rule for one language, named ``<language>.<rule>`` ("de.weekday");
+    ``rules`` defaults to the built-in cascade. A plugin passes its own entries to add rules
+    written against ``RuleInput`` (see ``ctx.core.temporal.rules``) at their own priorities."""
     return [
         RuleMatcher(f"{lexicon.language}.{name}", priority, lexicon.language, lexicon, rule)
-        for name, priority, rule in CASCADE
+        for name, priority, rule in rules
     ]

@@ -74,6 +74,8 @@ class TemporalParser:
             listed, key=lambda m: (m.priority, self._order[m.name])
         )
         self._fallback = fallback
+        #: the cascade in run order for each ranking of the languages (a handful at most)
+        self._by_ranking: dict[tuple[str, ...], list[TemporalMatcher]] = {}
         self.languages: list[str] = []
         self._vocabulary: dict[str, frozenset[str]] = {}
         self._recurrence: dict[str, frozenset[str]] = {}
@@ -126,11 +128,16 @@ class TemporalParser:
     def _ordered(self, text: str, lang: str | None) -> list[TemporalMatcher]:
         if lang is not None and lang in self.languages:
             return [m for m in self.matchers if m.language in (lang, "*")]
-        rank = {lang: i for i, lang in enumerate(self.rank_languages(text))}
-        return sorted(
-            self.matchers,
-            key=lambda m: (rank.get(m.language, 0), m.priority, self._order[m.name]),
-        )
+        ranked = tuple(self.rank_languages(text))
+        order = self._by_ranking.get(ranked)
+        if order is None:
+            rank = {lang: i for i, lang in enumerate(ranked)}
+            order = sorted(
+                self.matchers,
+                key=lambda m: (rank.get(m.language, 0), m.priority, self._order[m.name]),
+            )
+            self._by_ranking[ranked] = order
+        return order
 
     def parse(self, text: str, now: date | None = None, lang: str | None = None) -> TemporalResult:
         """Resolve the time a query refers to; ``now`` defaults to today."""

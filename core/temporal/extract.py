@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 #: Month names and abbreviations, English and German, lower case.
 MONTH_NAMES: dict[str, int] = {
@@ -118,6 +119,13 @@ def iter_date_mentions(text: str, months: Mapping[str, int] | None = None) -> It
         if mention.start >= taken_until:
             taken_until = mention.end
             yield mention
+
+
+@lru_cache(maxsize=1024)
+def date_mentions(text: str) -> tuple[DateMention, ...]:
+    """``iter_date_mentions(text)`` with the built-in month names, kept for repeated questions
+    (several rules of both languages read the same query)."""
+    return tuple(iter_date_mentions(text))
 
 
 def _valid(mention: DateMention) -> bool:

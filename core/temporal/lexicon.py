@@ -11,7 +11,9 @@ Token kinds and their values:
 quarter/year · ``seg`` start/mid/end · ``tod`` hour of day · ``num`` · ``year`` · ``ord`` ordinal ·
 ``q`` quarter number · ``cw`` calendar-week number · ``iso`` a date · ``hol`` holiday key ·
 ``weekend`` · ``since`` · ``until`` · ``from`` · ``to`` · ``between`` · ``and`` · ``or`` · ``ago`` ·
-``before`` · ``in`` · ``fromnow`` · ``word`` (anything else).
+``before`` · ``after`` · ``in`` · ``fromnow`` · ``half`` · ``around`` · ``part`` (the part of a
+period before or after today: "earlier", "so far", "rest of"; value ``before``/``after``, or None
+when the tense decides) · ``word`` (anything else).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ctx.core.temporal.fuzzy import is_typo_of
 
@@ -29,7 +31,7 @@ TokSpec = tuple[tuple[str, object], ...]
 _TOKEN = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|[^\W_]+(?:'[^\W_]+)?")
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _QUARTER = re.compile(r"q([1-4])")
-_CALENDAR_WEEK = re.compile(r"(?:kw|cw|wk)(\d{1,2})")
+_CALENDAR_WEEK = re.compile(r"(?:kw|cw|wk|w)(\d{1,2})")
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 
 
@@ -93,6 +95,12 @@ class Lexicon:
     #: separable verbs with future meaning: stem before particle ("steht ... an").
     separable_future: tuple[tuple[str, str], ...] = ()
     separable_blockers: frozenset[str] = frozenset()
+    #: plural unit words ("weeks", "Wochen"): "in den letzten Wochen" is a span of a few weeks.
+    plurals: frozenset[str] = frozenset()
+    #: "last"-words that make "the <word> <unit>" a rolling span ending today ("the past month").
+    rolling_words: frozenset[str] = frozenset()
+    #: words before "the last/next <unit>" that make it rolling ("within the last week").
+    rolling_openers: frozenset[str] = frozenset()
     recurrence_words: frozenset[str] = frozenset()
     intent_words: frozenset[str] = frozenset()
     #: common function words, used only to guess a query's language.
@@ -107,8 +115,16 @@ class Lexicon:
         """Time words that are topics too: holiday names ("Christmas party")."""
         return frozenset(w for w, spec in self.words.items() if any(k == "hol" for k, _ in spec))
 
+    @cached_property
+    def longest_phrase(self) -> int:
+        return max((len(p) for p in self.phrases), default=1)
+
     def analyse(self, text: str) -> tuple[Tok, ...]:
         return _analyse(self, text)
+
+    def kinds(self, text: str) -> frozenset[str]:
+        """The token kinds of ``text``: a rule that needs a kind the text lacks is skipped."""
+        return _kinds(self, text)
 
     def tense(self, text: str) -> str:
         """``past``, ``future`` or ``neutral`` from verbs and direction words; ties count as past."""
@@ -141,7 +157,7 @@ def _classify_plain(lex: Lexicon, word: str) -> TokSpec:
 def _analyse(lex: Lexicon, text: str) -> tuple[Tok, ...]:
     words = raw_tokens(text)
     out: list[Tok] = []
-    longest = max((len(p) for p in lex.phrases), default=1)
+    longest = lex.longest_phrase
     i = 0
     while i < len(words):
         prev = words[i - 1] if i else ""
@@ -159,6 +175,11 @@ def _analyse(lex: Lexicon, text: str) -> tuple[Tok, ...]:
                     out.append(Tok(kind, value, word, prev))
             i += 1
     return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def _kinds(lex: Lexicon, text: str) -> frozenset[str]:
+    return frozenset(t.kind for t in _analyse(lex, text))
 
 
 @lru_cache(maxsize=2048)

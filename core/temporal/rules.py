@@ -70,6 +70,18 @@ class RuleInput:
 Rule = Callable[[RuleInput], TemporalResult | None]
 
 
+def needs(*kinds: str) -> Callable[[Rule], Rule]:
+    """Mark a rule as reading only texts with a token of one of ``kinds``: its matcher skips
+    the other texts without running it (most queries name no time, and every rule of every
+    language sees each one)."""
+
+    def mark(rule: Rule) -> Rule:
+        setattr(rule, "needs", frozenset(kinds))  # noqa: B010 - a function attribute
+        return rule
+
+    return mark
+
+
 @dataclass(frozen=True, eq=False)
 class RuleMatcher:
     """A ``TemporalMatcher`` made of a rule function and the lexicon of one language."""
@@ -80,7 +92,14 @@ class RuleMatcher:
     lexicon: Lexicon
     rule: Rule
 
+    @cached_property
+    def needs(self) -> frozenset[str] | None:
+        found = getattr(self.rule, "needs", None)
+        return found if isinstance(found, frozenset) else None
+
     def match(self, text: str, ctx: ParseContext) -> TemporalResult | None:
+        if self.needs is not None and self.needs.isdisjoint(self.lexicon.kinds(text)):
+            return None
         toks = self.lexicon.analyse(text)
         if not toks:
             return None
@@ -149,7 +168,10 @@ def unit_span(now: date, unit: str, offset: int) -> calendar_spans.Span | None:
 
 
 def shift(now: date, unit: str, amount: int) -> date | None:
-    """``now`` moved by ``amount`` units (negative: into the past)."""
+    """``now`` moved by ``amount`` units (negative: into the past); hours count whole days
+    (toward today: "3 hours ago" is today)."""
+    if unit == "hour":
+        return now + timedelta(days=int(amount / 24))
     if unit == "day":
         return now + timedelta(days=amount)
     if unit == "week":
@@ -196,10 +218,12 @@ def weekend_span(now: date, rel: int | None, tense: str) -> calendar_spans.Span:
 
 
 def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
-    """Resolve the phrase starting at token ``i``: a day, weekday, month, period or holiday.
+    """Resolve the phrase starting at token ``i``: a day ("May 7", "the 4th of May", "7. Mai"),
+    weekday, month, period or holiday.
 
     ``backward`` decides bare weekdays and months: True the last one, False the next one, None by
-    the sentence's tense. Used by ranges ("from X to Y") and since/until.
+    the sentence's tense. Used by ranges ("from X to Y"), since/until, and by plugin rules that
+    read an anchor ("three days after <phrase>").
     """
     toks, now = inp.toks, inp.now
     if i >= len(toks):
@@ -240,6 +264,8 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
         span = weekend_span(now, rel, tense)
         return Phrase(span[0], span[1], j + 1, "weekend")
     if k == "mon" and isinstance(value, int) and month_licensed(inp.lex, toks, j, inp.text):
+        if rel is None and _day_number(inp, j + 1):
+            return _month_day(inp, value, inp.int_value(j + 1), j + 2, tense)
         year = month_in(now, value, rel, tense)
         nxt = j + 1
         if inp.kind(nxt) == "year":
@@ -253,6 +279,8 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
     if kind == "year":
         first, last = calendar_spans.year_bounds(inp.int_value(i))
         return Phrase(first, last, i + 1, "year")
+    if kind in ("num", "ord") and _day_number(inp, i) and _month_after(inp, i + 1):
+        return _month_day(inp, inp.int_value(i + 1), inp.int_value(i), i + 2, tense)
     if kind == "num" and inp.kind(i + 1) == "unit":
         unit = str(inp.value(i + 1))
         amount = inp.int_value(i)
@@ -263,3 +291,34 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
             return None
         return Phrase(moved, moved, i + 2 + (inp.kind(i + 2) == "ago"), "day")
     return None
+
+
+def _day_number(inp: RuleInput, i: int) -> bool:
+    """Whether token ``i`` can be a day of the month (a number 1-31 written as digits or an
+    ordinal word)."""
+    return inp.kind(i) in ("num", "ord") and 1 <= inp.int_value(i) <= 31
+
+
+def _month_after(inp: RuleInput, i: int) -> bool:
+    return (
+        inp.kind(i) == "mon"
+        and isinstance(inp.value(i), int)
+        and month_licensed(inp.lex, inp.toks, i, inp.text)
+    )
+
+
+def _month_day(inp: RuleInput, month: int, day: int, nxt: int, tense: str) -> Phrase | None:
+    """The day ``day`` of ``month``, in the year written after it (token ``nxt``) or the one the
+    tense picks; None when that day does not exist ("31 April")."""
+    if inp.kind(nxt) == "year":
+        try:
+            found = date(inp.int_value(nxt), month, day)
+        except ValueError:
+            return None
+        return Phrase(found, found, nxt + 1, "day")
+
+    def on(year: int) -> calendar_spans.Span:
+        return (date(year, month, day),) * 2
+
+    span = calendar_spans.annual_occurrence(on, inp.now, tense)
+    return Phrase(span[0], span[0], nxt, "day") if span else None

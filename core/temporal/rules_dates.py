@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ctx.core.temporal import calendar_spans
-from ctx.core.temporal.extract import DateMention, iter_date_mentions
+from ctx.core.temporal.extract import DateMention, date_mentions
 from ctx.core.temporal.lexicon import month_licensed
 from ctx.core.temporal.rules import (
     W_HOLIDAY,
@@ -26,6 +26,7 @@ from ctx.core.temporal.rules import (
     Phrase,
     RuleInput,
     month_in,
+    needs,
     resolve,
     unit_span,
 )
@@ -38,6 +39,7 @@ def _span(inp: RuleInput, first: date, last: date, weights: dict[str, float]) ->
     return TemporalResult.span(first, last, direction_between(first, last, inp.now), weights)
 
 
+@needs("iso")
 def iso_date(inp: RuleInput) -> TemporalResult | None:
     """ISO dates: one or several days, "X to Y" / "between X and Y", "since X", "until X"."""
     where = inp.find("iso")
@@ -61,10 +63,11 @@ def iso_date(inp: RuleInput) -> TemporalResult | None:
     return TemporalResult.multi(unique, direction, W_LINEAR)
 
 
+@needs("num", "year", "iso")
 def explicit_date(inp: RuleInput) -> TemporalResult | None:
     """Written dates: "7. Mai 2023", "May 7, 2023", "07.05.2023"; without a year by tense."""
     days: list[date] = []
-    for mention in iter_date_mentions(inp.text):
+    for mention in date_mentions(inp.text):
         if mention.year is not None:
             day = mention.date
         else:
@@ -90,6 +93,7 @@ def _range_weights(first: Phrase, last: Phrase) -> dict[str, float]:
     return W_LINEAR
 
 
+@needs("to", "until", "and")
 def range_phrase(inp: RuleInput) -> TemporalResult | None:
     """Compound ranges: "from Monday to Wednesday", "von März bis Mai", "between X and Y",
     "Monday through Friday", "letzten Montag bis Mittwoch"."""
@@ -124,6 +128,7 @@ def range_phrase(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("since", "until")
 def since_until(inp: RuleInput) -> TemporalResult | None:
     """ "seit März", "since last week" → [start, today]; "bis Freitag", "until May" → [today, end]."""
     now = inp.now
@@ -146,6 +151,7 @@ def _rel_unit(inp: RuleInput, i: int, unit: str) -> int | None:
     return None
 
 
+@needs("seg")
 def week_segment(inp: RuleInput) -> TemporalResult | None:
     """ "Anfang der Woche" (Mon-Tue), "midweek" (Tue-Thu), "end of next week" (Fri-Sun)."""
     for i in inp.find("seg"):
@@ -162,6 +168,7 @@ def week_segment(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("unit", "cw")
 def relative_week(inp: RuleInput) -> TemporalResult | None:
     """ "letzte Woche", "this week", "the week after next", "KW 12", "calendar week 12 2025"."""
     for i, tok in enumerate(inp.toks):
@@ -180,6 +187,7 @@ def relative_week(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("seg")
 def month_segment(inp: RuleInput) -> TemporalResult | None:
     """ "Anfang März", "mid-April 2025", "end of last month", "Monatsende", "Jahresende"."""
     now = inp.now
@@ -215,6 +223,7 @@ def month_segment(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("mon")
 def month_name(inp: RuleInput) -> TemporalResult | None:
     """ "im März", "in May 2024", "last March", "März letztes Jahr"."""
     for i in inp.find("mon"):
@@ -232,6 +241,7 @@ def month_name(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("unit")
 def relative_month(inp: RuleInput) -> TemporalResult | None:
     """ "letzten Monat", "this month", "the month before last"."""
     for i in range(len(inp.toks)):
@@ -243,6 +253,7 @@ def relative_month(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("unit", "q")
 def quarter(inp: RuleInput) -> TemporalResult | None:
     """ "Q1" (cyclic), "Q3 2025", "erstes Quartal", "last quarter"."""
     now = inp.now
@@ -277,6 +288,7 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("unit", "year")
 def relative_year(inp: RuleInput) -> TemporalResult | None:
     """ "letztes Jahr", "this year", "im Jahr 2024", "in 2024"."""
     for i, tok in enumerate(inp.toks):
@@ -294,6 +306,7 @@ def relative_year(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("hol")
 def holiday(inp: RuleInput) -> TemporalResult | None:
     """ "Weihnachten", "last Easter", "Christmas 2024", "Ostern letztes Jahr"."""
     now = inp.now
@@ -316,6 +329,7 @@ def holiday(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("wd", "wds")
 def weekday_in_week(inp: RuleInput) -> TemporalResult | None:
     """ "Dienstag nächster Woche", "next week Tuesday", "Dienstag in einer Woche"."""
     now = inp.now

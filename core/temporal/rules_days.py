@@ -13,6 +13,7 @@ from ctx.core.temporal.rules import (
     W_LINEAR_WEEKDAY,
     W_WEEKEND,
     RuleInput,
+    needs,
     shift,
     weekday_date,
     weekend_span,
@@ -24,6 +25,7 @@ def _sign_direction(offset: int) -> Direction:
     return "past" if offset < 0 else "future" if offset > 0 else "both"
 
 
+@needs("num")
 def relative_days(inp: RuleInput) -> TemporalResult | None:
     """ "vor 3 Tagen", "3 days ago", "in zwei Wochen", "a month from now"."""
     for i in inp.find("num"):
@@ -53,6 +55,7 @@ def _day_before(inp: RuleInput, i: int) -> tuple[date, bool] | None:
     return None
 
 
+@needs("tod")
 def time_of_day(inp: RuleInput) -> TemporalResult | None:
     """ "heute Abend", "yesterday morning", "Dienstag Abend", "morgens", "in the evening"."""
     for i in inp.find("tod"):
@@ -70,6 +73,7 @@ def time_of_day(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("weekend")
 def weekend(inp: RuleInput) -> TemporalResult | None:
     """ "am Wochenende", "last weekend", "nächstes Wochenende"."""
     for i in inp.find("weekend"):
@@ -79,6 +83,7 @@ def weekend(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("and", "or")
 def multi_keyword(inp: RuleInput) -> TemporalResult | None:
     """ "heute und morgen", "yesterday or today", "Montag oder Mittwoch"."""
     if not inp.find("and", "or"):
@@ -98,6 +103,7 @@ def multi_keyword(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("wd", "wds")
 def weekday(inp: RuleInput) -> TemporalResult | None:
     """ "am Dienstag" (tense decides), "last Tuesday", "nächsten Freitag", "dienstags"."""
     for i in inp.find("wd", "wds"):
@@ -107,6 +113,7 @@ def weekday(inp: RuleInput) -> TemporalResult | None:
     return None
 
 
+@needs("kw")
 def keyword(inp: RuleInput) -> TemporalResult | None:
     """ "heute", "yesterday", "übermorgen", typos included ("yesterdy")."""
     offsets = sorted({inp.int_value(i) for i in inp.find("kw")})

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from ctx.core import Lexicon, TokSpec, build_matchers, hookimpl
+from ctx.plugins.temporal.cascade_extra import RULES
 from ctx.plugins.temporal.common import forms, indexed, negatives, phrases, tok
 
 _WEEKDAYS = ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag")
@@ -33,6 +34,7 @@ WORDS: dict[str, TokSpec] = {
     **forms(tok("rel", 0), *_inflected("dies"), "diese"),
     **forms(tok("rel", 1), *_inflected("nächst"), *_inflected("naechst"), *_inflected("kommend")),
     **forms(tok("rel", 2), *_inflected("übernächst"), *_inflected("uebernaechst")),
+    **forms(tok("unit", "hour"), "stunde", "stunden"),
     **forms(tok("unit", "day"), "tag", "tage", "tagen", "tages"),
     **forms(tok("unit", "week"), "woche", "wochen"),
     **forms(tok("unit", "month"), "monat", "monate", "monaten", "monats"),
@@ -48,6 +50,27 @@ WORDS: dict[str, TokSpec] = {
     **forms(tok("seg", "mid") + tok("unit", "week"), "wochenmitte"),
     **forms(tok("seg", "start") + tok("unit", "year"), "jahresanfang", "jahresbeginn"),
     **forms(tok("seg", "end") + tok("unit", "year"), "jahresende"),
+    **forms(tok("half"), "hälfte", "haelfte"),
+    **forms(tok("half") + tok("unit", "month"), "monatshälfte", "monatshaelfte"),
+    **forms(
+        tok("half") + tok("unit", "year"),
+        "jahreshälfte",
+        "jahreshaelfte",
+        "halbjahr",
+        "halbjahres",
+        "halbjahrs",
+    ),
+    **{
+        f"{m}{h}": tok("half") + tok("mon", n)
+        for n, group in enumerate(_MONTHS, start=1)
+        for m in group
+        for h in ("hälfte", "haelfte")
+    },
+    **forms(tok("part", "before"), "bisher", "bislang"),
+    **forms(tok("part", "after"), "rest", "später"),
+    **forms(tok("around"), "herum", "rum"),
+    **forms(tok("after"), "nach"),
+    **forms(tok("num", 3), "paar", "einige", "einigen", "mehrere", "mehreren"),
     **forms(tok("tod", 9), "morgens"),
     **forms(tok("tod", 10), "vormittag", "vormittags"),
     **forms(tok("tod", 12), "mittag", "mittags"),
@@ -62,7 +85,7 @@ WORDS: dict[str, TokSpec] = {
     **forms(tok("and"), "und"),
     **forms(tok("or"), "oder"),
     **forms(tok("before"), "vor"),
-    **forms(tok("in"), "in", "innerhalb"),
+    **forms(tok("in"), "in", "innerhalb", "binnen"),
     **forms(tok("num", 1), "ein", "eine", "einer", "einem", "einen", "eins"),
     **indexed(
         "num",
@@ -80,11 +103,22 @@ WORDS: dict[str, TokSpec] = {
                 "zehn",
                 "elf",
                 "zwölf",
+                "dreizehn",
+                "vierzehn",
+                "fünfzehn",
+                "sechzehn",
+                "siebzehn",
+                "achtzehn",
+                "neunzehn",
+                "zwanzig",
             )
         ],
         start=2,
     ),
-    **indexed("ord", [_inflected(w) for w in ("erst", "zweit", "dritt", "viert")], start=1),
+    **forms(tok("num", 30), "dreißig", "dreissig"),
+    **indexed(
+        "ord", [_inflected(w) for w in ("erst", "zweit", "dritt", "viert", "fünft")], start=1
+    ),
     **forms(tok("cw"), "kw", "kalenderwoche"),
     **forms(tok("hol", "christmas_days"), "weihnachten"),
     **forms(tok("hol", "christmas_eve"), "heiligabend"),
@@ -106,6 +140,32 @@ WORDS: dict[str, TokSpec] = {
     **forms(tok("hol", "halloween"), "halloween"),
     **forms(tok("hol", "valentines"), "valentinstag"),
     **forms(tok("hol", "mothers_day"), "muttertag"),
+    **forms(tok("hol", "ascension"), "vatertag", "herrentag", "männertag"),
+    **forms(tok("hol", "repentance_day"), "bußtag", "busstag"),
+    **forms(tok("hol", "dead_sunday"), "totensonntag", "ewigkeitssonntag"),
+    **forms(tok("hol", "remembrance_sunday_de"), "volkstrauertag"),
+    **forms(tok("hol", "advent_season"), "adventszeit", "advent", "vorweihnachtszeit"),
+    **forms(tok("hol", "childrens_day_de"), "weltkindertag"),
+    **forms(tok("hol", "womens_day"), "frauentag", "weltfrauentag"),
+    **forms(tok("hol", "harvest_festival"), "erntedank", "erntedankfest"),
+    **forms(tok("hol", "st_martin"), "martinstag", "martini"),
+    **forms(tok("hol", "weiberfastnacht"), "weiberfastnacht", "altweiber"),
+    **forms(
+        tok("hol", "shrove_tuesday"), "faschingsdienstag", "fastnachtsdienstag", "veilchendienstag"
+    ),
+    **forms(tok("hol", "carnival"), "fasching", "karneval", "fastnacht"),
+    **forms(tok("hol", "palm_sunday"), "palmsonntag"),
+    **forms(tok("hol", "holy_week"), "karwoche"),
+    **forms(tok("hol", "maundy_thursday"), "gründonnerstag", "gruendonnerstag"),
+    **forms(tok("hol", "holy_saturday"), "karsamstag"),
+    **forms(tok("hol", "easter_weekend"), "osterwochenende"),
+    **forms(tok("hol", "lent"), "fastenzeit"),
+    **forms(tok("hol", "pentecost_sunday"), "pfingstsonntag"),
+    **forms(tok("hol", "pentecost_weekend"), "pfingstwochenende"),
+    **forms(tok("hol", "epiphany"), "dreikönigstag", "dreikönig", "dreikoenigstag"),
+    **forms(tok("hol", "year_end_holidays"), "weihnachtsferien", "feiertage"),
+    **forms(tok("hol", "year_change"), "jahreswechsel", "jahreswende"),
+    **forms(tok("hol", "new_year"), "neujahrstag"),
 }
 
 # "morgen" is tomorrow, but after a day ("gestern Morgen") or "am"/"jeden" it is the morning.
@@ -115,7 +175,10 @@ _DAY_WORDS: dict[str, TokSpec] = {
     **{w: WORDS[w] for w in _WEEKDAYS},
 }
 
+_HOLIDAY_WORDS = {w: spec for w, spec in WORDS.items() if spec[0][0] == "hol"}
+
 PHRASES: dict[tuple[str, ...], TokSpec] = {
+    **{("um", w): tok("around") + spec for w, spec in _HOLIDAY_WORDS.items()},
     **{(day, "morgen"): spec + _MORNING for day, spec in _DAY_WORDS.items()},
     **{(day, "früh"): spec + tok("tod", 7) for day, spec in _DAY_WORDS.items()},
     **phrases(
@@ -127,6 +190,35 @@ PHRASES: dict[tuple[str, ...], TokSpec] = {
             "tag der deutschen einheit": tok("hol", "german_unity"),
             "erster mai": tok("hol", "labour_day"),
             "zwischen den jahren": tok("hol", "between_years"),
+            "zwischen den feiertagen": tok("hol", "between_years"),
+            "buß und bettag": tok("hol", "repentance_day"),
+            "buss und bettag": tok("hol", "repentance_day"),
+            "christi himmelfahrt": tok("hol", "ascension"),
+            "mariä himmelfahrt": tok("hol", "assumption"),
+            "maria himmelfahrt": tok("hol", "assumption"),
+            "heilige drei könige": tok("hol", "epiphany"),
+            "heiligen drei könige": tok("hol", "epiphany"),
+            "drei könige": tok("hol", "epiphany"),
+            "sankt martin": tok("hol", "st_martin"),
+            "st martin": tok("hol", "st_martin"),
+            "erster advent": tok("hol", "advent_1"),
+            "ersten advent": tok("hol", "advent_1"),
+            "1 advent": tok("hol", "advent_1"),
+            "zweiter advent": tok("hol", "advent_2"),
+            "zweiten advent": tok("hol", "advent_2"),
+            "2 advent": tok("hol", "advent_2"),
+            "dritter advent": tok("hol", "advent_3"),
+            "dritten advent": tok("hol", "advent_3"),
+            "3 advent": tok("hol", "advent_3"),
+            "vierter advent": tok("hol", "advent_4"),
+            "vierten advent": tok("hol", "advent_4"),
+            "4 advent": tok("hol", "advent_4"),
+            "rund um": tok("around"),
+            "im laufe": tok("part", None),
+            "bis jetzt": tok("part", "before"),
+            "in acht tagen": tok("in") + tok("num", 1) + tok("unit", "week"),
+            "vor acht tagen": tok("before") + tok("num", 1) + tok("unit", "week"),
+            "in vierzehn tagen": tok("in") + tok("num", 2) + tok("unit", "week"),
             "erster weihnachtstag": tok("hol", "christmas"),
             "zweiter weihnachtstag": tok("hol", "boxing_day"),
             "1 weihnachtstag": tok("hol", "christmas"),
@@ -153,6 +245,21 @@ LEXICON = Lexicon(
     phrases=PHRASES,
     fuzzy={w: WORDS[w] for w in ("gestern", "vorgestern", "übermorgen", "morgen")},
     fuzzy_exclude=frozenset({"gesten", "gestirn", "morden", "morgan", "mergen", "moregn"}),
+    plurals=frozenset(
+        {
+            "stunden",
+            "tage",
+            "tagen",
+            "wochen",
+            "monate",
+            "monaten",
+            "quartale",
+            "quartalen",
+            "jahre",
+            "jahren",
+        }
+    ),
+    rolling_openers=frozenset({"innerhalb", "binnen"}),
     fillers=frozenset(
         {
             "der",
@@ -406,5 +513,5 @@ LEXICON = Lexicon(
 
 @hookimpl
 def register_temporal_matchers(register: Callable[..., None]) -> None:
-    for matcher in build_matchers(LEXICON):
+    for matcher in [*build_matchers(LEXICON), *build_matchers(LEXICON, RULES)]:
         register(matcher)

@@ -59,7 +59,7 @@ def span(result: TemporalResult) -> tuple[str | None, str | None]:
         ("next week", "en.relative_week", "2026-03-30", "2026-04-05", "future"),
         ("the week after next", "en.relative_week", "2026-04-06", "2026-04-12", "future"),
         ("the week before last", "en.relative_week", "2026-03-09", "2026-03-15", "past"),
-        ("calendar week 12", "en.relative_week", "2026-03-16", "2026-03-22", "past"),
+        ("calendar week 12", "en.iso_week", "2026-03-16", "2026-03-22", "past"),
         ("Christmas", "en.holiday", "2025-12-25", "2025-12-25", "past"),
         ("next Easter", "en.holiday", "2026-04-05", "2026-04-05", "future"),
         ("Christmas Eve 2024", "en.holiday", "2024-12-24", "2024-12-24", "past"),

@@ -1,0 +1,143 @@
+"""Rules for spans between two days of the calendar: "from the 4th to the 9th of May", "vom 2. bis
+6. Juni", "May 4-9", "vom 28. Mai bis 3. Juni", "between May 4 and May 9", and since/until a day
+("since May 7", "seit dem 7. Mai", "until the 9th of June")."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from datetime import date
+
+from ctx.core import temporal_kit as kit
+
+W_DAY_RANGE = {"linear": 1.0}
+W_SINCE_UNTIL = {"linear": 0.8, "month": 0.2}
+#: What may stand between two written dates of a range (lower case, trimmed).
+_BETWEEN_DATES = frozenset(
+    {"to", "until", "till", "through", "thru", "-", "–", "—", "bis", "bis zum", "bis zur",
+     "bis einschließlich", "to the", "and", "und", "und dem"}
+)  # fmt: skip
+
+
+def _span(inp: kit.RuleInput, first: date, last: date) -> kit.TemporalResult | None:
+    if last < first:
+        return None
+    return kit.TemporalResult.span(
+        first, last, kit.direction_between(first, last, inp.now), W_DAY_RANGE
+    )
+
+
+def _dated(
+    inp: kit.RuleInput, m1: int, d1: int, m2: int, d2: int, year: int | None
+) -> kit.TemporalResult | None:
+    """The span d1.m1 - d2.m2: in ``year`` (the year written at the end; a span over New Year
+    starts the year before), else in the year the tense picks."""
+
+    def on(y: int) -> kit.Span:
+        return date(y - (m2 < m1), m1, d1), date(y, m2, d2)
+
+    if year is not None:
+        try:
+            first, last = on(year)
+        except ValueError:
+            return None
+        return _span(inp, first, last)
+    found = kit.annual_occurrence(on, inp.now, inp.tense)
+    return _span(inp, *found) if found else None
+
+
+def _from_mentions(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """Two written dates joined by "to"/"bis"/"-" (or "and" after "between"/"zwischen")."""
+    text = inp.text
+    mentions = kit.date_mentions(text)
+    for a, b in itertools.pairwise(mentions):
+        # a German day-month mention starts with its date word ("bis 7.5."): that is the link
+        lead = re.match(r"(?i)(bis|zum)\s", text[b.start : b.end])
+        link = (text[a.end : b.start] + (lead[1] if lead else "")).strip().lower()
+        if link not in _BETWEEN_DATES:
+            continue
+        if link.startswith(("and", "und")):
+            before = text[: a.start].lower().split()
+            if not before or before[-1] not in ("between", "zwischen", "the", "dem"):
+                continue
+        year = b.year if b.year is not None else a.year
+        if a.year is not None and b.year is not None:
+            try:
+                return _span(inp, date(a.year, a.month, a.day), date(b.year, b.month, b.day))
+            except ValueError:
+                return None
+        return _dated(inp, a.month, a.day, b.month, b.day, year)
+    return None
+
+
+def _day_number(inp: kit.RuleInput, i: int) -> int | None:
+    if inp.kind(i) in ("num", "ord") and 1 <= inp.int_value(i) <= 31:
+        return inp.int_value(i)
+    return None
+
+
+def _hyphenated(inp: kit.RuleInput, a: int, b: int) -> bool:
+    return re.search(rf"(?<!\d){a}(?:\.|st|nd|rd|th)?\s*[-–]\s*{b}(?!\d)", inp.text) is not None
+
+
+def _from_tokens(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """Day numbers sharing one month name: "4th to 9th of May", "vom 2. bis 6. Juni", "May 4 to
+    9", "May 4-9", "4.-9. Juni"."""
+    for c in range(len(inp.toks)):
+        kind = inp.kind(c)
+        linked = kind in ("to", "until") or (kind == "and" and "between" in _kinds(inp, c))
+        if linked:
+            left, right = c - 1, c + 1
+        elif _day_number(inp, c) is not None and _day_number(inp, c + 1) is not None:
+            left, right = c, c + 1
+            if not _hyphenated(inp, inp.int_value(c), inp.int_value(c + 1)):
+                continue
+        else:
+            continue
+        d1, d2 = _day_number(inp, left), _day_number(inp, right)
+        if d1 is None or d2 is None:
+            continue
+        if _month(inp, right + 1):  # "4 to 9 May", "2. bis 6. Juni 2027"
+            month, year_at = inp.int_value(right + 1), right + 2
+        elif _month(inp, left - 1):  # "May 4 to 9, 2027"
+            month, year_at = inp.int_value(left - 1), right + 1
+        else:
+            continue
+        year = inp.int_value(year_at) if inp.kind(year_at) == "year" else None
+        return _dated(inp, month, d1, month, d2, year)
+    return None
+
+
+def _kinds(inp: kit.RuleInput, c: int) -> set[str]:
+    return {inp.kind(i) for i in range(max(c - 3, 0), c)}
+
+
+def _month(inp: kit.RuleInput, i: int) -> bool:
+    return inp.kind(i) == "mon" and kit.month_licensed(inp.lex, inp.toks, i, inp.text)
+
+
+def _since_until(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "since May 7", "seit dem 7. Mai" -> [that day, today]; "until the 9th of June" -> [today,
+    that day]. Only days of a month: other anchors are the core's since/until rule."""
+    now = inp.now
+    for i in inp.find("since", "until"):
+        j = i + 1
+        day_first = _day_number(inp, j) is not None and _month(inp, j + 1)
+        month_first = _month(inp, j) and _day_number(inp, j + 1) is not None
+        if not (day_first or month_first):
+            continue
+        since = inp.kind(i) == "since"
+        phrase = kit.resolve_phrase(inp, j, since)
+        if phrase is None:
+            continue
+        if since and phrase.start <= now:
+            return kit.TemporalResult.span(phrase.start, now, "past", W_SINCE_UNTIL)
+        if not since and phrase.end >= now:
+            return kit.TemporalResult.span(now, phrase.end, "future", W_SINCE_UNTIL)
+    return None
+
+
+@kit.needs("num", "ord", "year")
+def day_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """Spans between days of the calendar and since/until a day (see the module)."""
+    return _from_mentions(inp) or _from_tokens(inp) or _since_until(inp)

@@ -1,0 +1,214 @@
+"""Rules for a part of a named month (or year): the n-th weekday ("the second Friday in June",
+"am letzten Donnerstag im Monat"), halves ("the first half of February", "in der zweiten
+Novemberhälfte", "H1 2025"), the n-th weekend ("the last weekend of April") and the n-th week
+("the first week of May")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ctx.core import temporal_kit as kit
+
+W_NTH_WEEKDAY = {"linear": 0.6, "weekday": 0.4}
+W_PART = {"linear": 0.6, "monthday": 0.4}
+W_HALF_YEAR = {"linear": 0.7, "month": 0.3}
+W_NTH_WEEKEND = {"linear": 0.5, "weekday": 0.5}
+
+
+@dataclass(frozen=True)
+class MonthRef:
+    """The month a phrase names; ``generic`` for "the month" without this/next/last, which means
+    the current one unless the tense points past it."""
+
+    year: int
+    month: int
+    next: int
+    generic: bool = False
+
+
+def tense_without(inp: kit.RuleInput, i: int) -> str:
+    """The sentence's tense with token ``i`` left out: the "last" of "the last Friday of May" is
+    an ordinal there, not a sign of the past."""
+    if inp.kind(i) != "rel":
+        return inp.tense
+    words = list(kit.raw_tokens(inp.text))
+    if inp.toks[i].raw in words:
+        words.remove(inp.toks[i].raw)
+    return inp.lex.tense(" ".join(words))
+
+
+def month_ref(inp: kit.RuleInput, j: int, tense: str) -> MonthRef | None:
+    """ "June", "in June 2027", "next month", "of the month", "im Mai", "diesen Monat"."""
+    if inp.kind(j) == "in":
+        j += 1
+    rel = None
+    if inp.kind(j) == "rel":
+        rel, j = inp.int_value(j), j + 1
+    kind, value = inp.kind(j), inp.value(j)
+    if kind == "mon" and isinstance(value, int) and kit.month_licensed(inp.lex, inp.toks, j):
+        if inp.kind(j + 1) == "year":
+            return MonthRef(inp.int_value(j + 1), value, j + 2)
+        return MonthRef(kit.month_in(inp.now, value, rel, tense), value, j + 1)
+    if kind == "unit" and value == "month" and inp.toks[j].raw not in inp.lex.plurals:
+        year, month = kit.shift_month(inp.now.year, inp.now.month, rel or 0)
+        return MonthRef(year, month, j + 1, generic=rel is None)
+    return None
+
+
+def _ordinal(inp: kit.RuleInput, i: int, most: int = 5) -> int | None:
+    """The n of an ordinal at token ``i`` (1 .. ``most``), or -1 for "last"/"letzten"."""
+    kind = inp.kind(i)
+    if kind in ("ord", "num") and 1 <= inp.int_value(i) <= most:
+        return inp.int_value(i)
+    if kind == "rel" and inp.int_value(i) == -1:
+        return -1
+    return None
+
+
+Pick = Callable[[int, int], "kit.Span | None"]
+
+
+def _in_month(inp: kit.RuleInput, ref: MonthRef, pick: Pick, tense: str) -> kit.Span | None:
+    """``pick(year, month)`` in the month meant; for a generic month the tense may move it: a
+    past question about a day still ahead means last month's, a future one about a day gone
+    next month's."""
+    span = pick(ref.year, ref.month)
+    if span is None or not ref.generic:
+        return span
+    if tense == "past" and span[0] > inp.now:
+        return pick(*kit.shift_month(ref.year, ref.month, -1))
+    if tense == "future" and span[1] < inp.now:
+        return pick(*kit.shift_month(ref.year, ref.month, 1))
+    return span
+
+
+def _result(
+    inp: kit.RuleInput, span: kit.Span | None, weights: dict[str, float]
+) -> kit.TemporalResult | None:
+    if span is None:
+        return None
+    first, last = span
+    return kit.TemporalResult.span(
+        first, last, kit.direction_between(first, last, inp.now), weights
+    )
+
+
+def _nth_weekday(weekday: int, n: int) -> Pick:
+    def pick(year: int, month: int) -> kit.Span | None:
+        day = kit.nth_weekday(year, month, weekday, n)
+        return (day, day) if day.month == month else None  # no fifth Friday this month
+
+    return pick
+
+
+@kit.needs("wd")
+def ordinal_weekday(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "the second Friday in June", "the last Friday of May", "first Monday of next month",
+    "am letzten Donnerstag im Monat", "am 2. Dienstag im März"."""
+    for i in inp.find("wd"):
+        n = _ordinal(inp, i - 1)
+        tense = tense_without(inp, i - 1)
+        ref = month_ref(inp, i + 1, tense) if n is not None else None
+        if n is None or ref is None:
+            continue
+        span = _in_month(inp, ref, _nth_weekday(inp.int_value(i), n), tense)
+        return _result(inp, span, W_NTH_WEEKDAY)
+    return None
+
+
+def _half_of_month(half: int) -> Pick:
+    def pick(year: int, month: int) -> kit.Span:
+        first, last = kit.month_bounds(year, month)
+        middle = first + timedelta(days=last.day // 2 - 1)
+        return (first, middle) if half == 1 else (middle + timedelta(days=1), last)
+
+    return pick
+
+
+def _half_of_year(year: int, half: int) -> kit.Span:
+    return (
+        (date(year, 1, 1), date(year, 6, 30))
+        if half == 1
+        else (date(year, 7, 1), date(year, 12, 31))
+    )
+
+
+@kit.needs("half")
+def month_half(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "the first half of February" (1st-14th), "second half of May" (16th-31st), "in der zweiten
+    Novemberhälfte", "erste Monatshälfte", "the second half of the year", "H1 2025",
+    "im ersten Halbjahr"."""
+    for i in inp.find("half"):
+        n = _ordinal(inp, i - 1, most=2)
+        if n is None:
+            continue
+        half = 1 if n == 1 else 2
+        tense = tense_without(inp, i - 1)
+        ref = month_ref(inp, i + 1, tense)
+        if ref is not None:
+            return _result(inp, _in_month(inp, ref, _half_of_month(half), tense), W_PART)
+        j = i + 1
+        rel = None
+        if inp.kind(j) == "rel":
+            rel, j = inp.int_value(j), j + 1
+        if inp.kind(j) == "unit" and inp.value(j) == "year":
+            year = inp.now.year + (rel or 0)
+            if inp.kind(j + 1) == "year":
+                year = inp.int_value(j + 1)
+            return _result(inp, _half_of_year(year, half), W_HALF_YEAR)
+        if inp.kind(j) == "year":
+            return _result(inp, _half_of_year(inp.int_value(j), half), W_HALF_YEAR)
+    return None
+
+
+def _nth_weekend(n: int) -> Pick:
+    def pick(year: int, month: int) -> kit.Span | None:
+        saturday = kit.nth_weekday(year, month, 5, n)
+        if saturday.month != month:
+            return None
+        return saturday, saturday + timedelta(days=1)
+
+    return pick
+
+
+@kit.needs("weekend")
+def month_weekend(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "the last weekend of April", "am ersten Wochenende im Mai": the n-th Saturday and the
+    Sunday after it."""
+    for i in inp.find("weekend"):
+        n = _ordinal(inp, i - 1)
+        tense = tense_without(inp, i - 1)
+        ref = month_ref(inp, i + 1, tense) if n is not None else None
+        if n is None or ref is None:
+            continue
+        return _result(inp, _in_month(inp, ref, _nth_weekend(n), tense), W_NTH_WEEKEND)
+    return None
+
+
+def _nth_week(n: int) -> Pick:
+    def pick(year: int, month: int) -> kit.Span | None:
+        first, last = kit.month_bounds(year, month)
+        if n < 0:
+            return last - timedelta(days=6), last
+        start = first + timedelta(weeks=n - 1)
+        return (start, min(start + timedelta(days=6), last)) if start <= last else None
+
+    return pick
+
+
+@kit.needs("unit")
+def month_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "the first week of May" (1st-7th), "the last week of June" (24th-30th), "in der zweiten
+    Woche im März"."""
+    for i in inp.find("unit"):
+        if inp.value(i) != "week" or inp.toks[i].raw in inp.lex.plurals:
+            continue
+        n = _ordinal(inp, i - 1)
+        tense = tense_without(inp, i - 1)
+        ref = month_ref(inp, i + 1, tense) if n is not None else None
+        if n is None or ref is None:
+            continue
+        return _result(inp, _in_month(inp, ref, _nth_week(n), tense), W_PART)
+    return None
