@@ -101,6 +101,8 @@ class Lexicon:
     rolling_words: frozenset[str] = frozenset()
     #: words before "the last/next <unit>" that make it rolling ("within the last week").
     rolling_openers: frozenset[str] = frozenset()
+    #: words that make "<word> N <units>" a span from today ("within 3 days", "binnen 2 Wochen").
+    within_words: frozenset[str] = frozenset()
     recurrence_words: frozenset[str] = frozenset()
     intent_words: frozenset[str] = frozenset()
     #: common function words, used only to guess a query's language.

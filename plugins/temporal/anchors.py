@@ -97,3 +97,59 @@ def around(inp: kit.RuleInput) -> kit.TemporalResult | None:
         pad = timedelta(days=_padding(anchor))
         return _span(inp, anchor.start - pad, anchor.end + pad, W_AROUND)
     return None
+
+
+def _weekday_around(anchor: kit.Phrase, weekday: int, sign: int) -> date:
+    if sign < 0:
+        return kit.previous_weekday(anchor.start, weekday)
+    return kit.next_weekday(anchor.end, weekday)
+
+
+@kit.needs("wd", "weekend")
+def weekday_by_anchor(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "the Monday before Christmas", "the last Friday before Easter", "the Sunday after Easter",
+    "das Wochenende nach Pfingsten", "the weekend before Christmas"; and a weekday counted past
+    this week's: "the Friday before last", "Monday after next"."""
+    for i in inp.find("wd", "weekend"):
+        link = inp.kind(i + 1)
+        if link not in ("before", "after"):
+            continue
+        sign = -1 if link == "before" else 1
+        weekend = inp.kind(i) == "weekend"
+        weekday = 5 if weekend else inp.int_value(i)
+        anchor = kit.resolve_phrase(inp, i + 2, None)
+        if anchor is None:
+            if inp.kind(i + 2) == "rel" and inp.int_value(i + 2) == sign:
+                # "Friday before last" / "Monday after next": two weeks' worth of that weekday
+                if weekend:
+                    first, last = kit.weekend_span(inp.now, 2 * sign, inp.tense)
+                    return _span(inp, first, last, W_OFFSET)
+                day = kit.weekday_date(inp.now, weekday, 2 * sign, sign < 0)
+                return _span(inp, day, day, W_OFFSET)
+            continue
+        day = _weekday_around(anchor, weekday, sign)
+        if weekend and sign < 0:
+            day = kit.previous_weekday(anchor.start, 6) - timedelta(days=1)  # the Saturday
+        return _span(inp, day, day + timedelta(days=1 if weekend else 0), W_OFFSET)
+    return None
+
+
+@kit.needs("unit")
+def week_of(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """The Monday-to-Sunday week holding an anchor: "Christmas week", "Thanksgiving week", "the
+    week of March 10"."""
+    for i in inp.find("unit"):
+        if inp.value(i) != "week" or inp.toks[i].raw in inp.lex.plurals:
+            continue
+        anchor = None
+        if inp.kind(i - 1) == "hol" and inp.kind(i - 2) not in ("num", "ord"):
+            anchor = kit.resolve_phrase(inp, i - 1, None)
+        elif i + 1 < len(inp.toks) and inp.toks[i + 1].prev_raw == "of":
+            anchor = kit.resolve_phrase(inp, i + 1, None)
+            if anchor is not None and anchor.kind not in ("day", "weekday"):
+                anchor = None
+        if anchor is None:
+            continue
+        first, last = kit.week_bounds(anchor.start)
+        return _span(inp, first, last, {"linear": 0.7, "week": 0.3})
+    return None

@@ -15,13 +15,17 @@ from ctx.plugins.temporal import anchors, day_spans, iso_weeks, month_parts, rol
 
 RULES: tuple[RuleEntry, ...] = (
     ("around", 85, anchors.around),
+    ("weekday_by_anchor", 87, anchors.weekday_by_anchor),
+    ("week_of", 88, anchors.week_of),
     ("offset", 90, anchors.offset),
     ("day_span", 105, day_spans.day_span),
     ("part_of_period", 395, rolling.part_of_period),
+    ("month_stretch", 415, month_parts.month_stretch),
     ("ordinal_weekday", 420, month_parts.ordinal_weekday),
     ("month_half", 425, month_parts.month_half),
     ("month_weekend", 430, month_parts.month_weekend),
     ("month_week", 435, month_parts.month_week),
+    ("month_day", 440, month_parts.month_day),
     ("rolling_span", 470, rolling.rolling_span),
     ("iso_week", 480, iso_weeks.iso_week),
 )

@@ -260,6 +260,7 @@ LEXICON = Lexicon(
         }
     ),
     rolling_openers=frozenset({"innerhalb", "binnen"}),
+    within_words=frozenset({"innerhalb", "binnen"}),
     fillers=frozenset(
         {
             "der",

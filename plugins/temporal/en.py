@@ -215,6 +215,7 @@ LEXICON = Lexicon(
     plurals=frozenset({"hours", "days", "weeks", "fortnights", "months", "quarters", "years"}),
     rolling_words=frozenset({"past"}),
     rolling_openers=frozenset({"in", "within", "over", "throughout"}),
+    within_words=frozenset({"within"}),
     ambiguous_months=frozenset({3, 5, 8}),
     month_context=frozenset(
         {

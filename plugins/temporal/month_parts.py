@@ -1,5 +1,6 @@
 """Rules for a part of a named month (or year): the n-th weekday ("the second Friday in June",
-"am letzten Donnerstag im Monat"), halves ("the first half of February", "in der zweiten
+"am letzten Donnerstag im Monat"), a day of a relative month ("the 15th of next month"), the first
+or last days or weeks of one ("the last 7 days of March", "die ersten zwei Wochen im Mai"), halves ("the first half of February", "in der zweiten
 Novemberhälfte", "H1 2025"), the n-th weekend ("the last weekend of April") and the n-th week
 ("the first week of May")."""
 
@@ -211,4 +212,76 @@ def month_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if n is None or ref is None:
             continue
         return _result(inp, _in_month(inp, ref, _nth_week(n), tense), W_PART)
+    return None
+
+
+@kit.needs("num", "ord")
+def month_day(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "the first of next month", "the 15th of last month", "am 1. des nächsten Monats", "the
+    20th of this month" (a day of a named month is the core's written date)."""
+    for i in inp.find("num", "ord"):
+        day = inp.int_value(i)
+        j = i + 1
+        if not 1 <= day <= 31 or inp.kind(j) not in ("rel", "unit"):
+            continue
+        ref = month_ref(inp, j, inp.tense)
+        if ref is None or ref.generic or inp.kind(j) != "rel":
+            continue
+        last = kit.month_bounds(ref.year, ref.month)[1]
+        if day > last.day:
+            continue
+        found = date(ref.year, ref.month, day)
+        return _result(inp, (found, found), {"linear": 1.0})
+    return None
+
+
+def _stretch(side: int, length: int) -> Pick:
+    """The first (``side`` 1) or last (-1) ``length`` days of a month."""
+
+    def pick(year: int, month: int) -> kit.Span | None:
+        first, last = kit.month_bounds(year, month)
+        if length > last.day:
+            return None
+        if side == 1:
+            return first, first + timedelta(days=length - 1)
+        return last - timedelta(days=length - 1), last
+
+    return pick
+
+
+@kit.needs("num")
+def month_stretch(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """The first or last N days or weeks of a month, or N months of a year: "the last 7 days of
+    March", "the first 10 days of May", "die ersten zwei Wochen im Mai", "the first three months
+    of the year"."""
+    for i in inp.find("num"):
+        side = _ordinal(inp, i - 1, most=1)
+        if side is None or inp.kind(i + 1) != "unit":
+            continue
+        amount, unit = inp.int_value(i), inp.value(i + 1)
+        if amount < 1:
+            continue
+        if unit == "month":
+            j = i + 2
+            rel = inp.int_value(j) if inp.kind(j) == "rel" else None
+            j += rel is not None
+            if inp.kind(j) == "year":
+                year = inp.int_value(j)
+            elif inp.kind(j) == "unit" and inp.value(j) == "year":
+                year = inp.now.year + (rel or 0)
+            else:
+                continue
+            if amount > 12:
+                continue
+            first_month, last_month = (1, amount) if side == 1 else (13 - amount, 12)
+            first = kit.month_bounds(year, first_month)[0]
+            return _result(inp, (first, kit.month_bounds(year, last_month)[1]), W_HALF_YEAR)
+        if unit not in ("day", "week"):
+            continue
+        tense = tense_without(inp, i - 1)
+        ref = month_ref(inp, i + 2, tense)
+        if ref is None:
+            continue
+        pick = _stretch(side, amount * (7 if unit == "week" else 1))
+        return _result(inp, _in_month(inp, ref, pick, tense), W_PART)
     return None

@@ -20,12 +20,12 @@ def _count(inp: kit.RuleInput, j: int) -> tuple[int | None, int]:
     return amount, j
 
 
-@kit.needs("rel")
+@kit.needs("rel", "in")
 def rolling_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "the last 5 days" -> [today - 5 days, today]; "the next two weeks" -> [today, today + 2
     weeks]. Without a number a plural unit spans a few units ("in den letzten Wochen"), and a
     singular one only after a rolling word or opener ("the past month", "within the last week");
-    "last week" stays the calendar week."""
+    "last week" stays the calendar week. "Within 3 days" spans from today too."""
     lex = inp.lex
     for i in inp.find("rel"):
         rel = inp.int_value(i)
@@ -35,6 +35,14 @@ def rolling_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if inp.kind(j) != "unit":
             continue
         unit = str(inp.value(j))
+        after = inp.toks[j + 1] if j + 1 < len(inp.toks) else None
+        if (
+            amount is None
+            and after is not None
+            and after.kind == "word"
+            and (after.prev_raw in lex.fillers)
+        ):
+            continue  # "the last days of Rome": days of something, not a span of time
         if amount is None:
             if inp.toks[j].raw in lex.plurals:
                 amount = FEW
@@ -52,6 +60,28 @@ def rolling_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if moved is None:
             continue
         if rel < 0:
+            return kit.TemporalResult.span(moved, inp.now, "past", W_ROLLING)
+        return kit.TemporalResult.span(inp.now, moved, "future", W_ROLLING)
+    return _within(inp)
+
+
+def _within(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "within 3 days", "binnen zwei Wochen": from today on, or back from today in the past
+    tense ("what broke within 2 days")."""
+    for i in inp.find("in"):
+        if inp.toks[i].raw not in inp.lex.within_words:
+            continue
+        amount, j = _count(inp, i + 1 + (inp.kind(i + 1) == "from"))  # "innerhalb von"
+        if amount is None or amount <= 0 or inp.kind(j) != "unit":
+            continue
+        unit = str(inp.value(j))
+        if unit == "hour":
+            unit, amount = "day", -(-amount // 24)
+        sign = -1 if inp.tense == "past" else 1
+        moved = kit.shift(inp.now, unit, sign * amount)
+        if moved is None:
+            continue
+        if sign < 0:
             return kit.TemporalResult.span(moved, inp.now, "past", W_ROLLING)
         return kit.TemporalResult.span(inp.now, moved, "future", W_ROLLING)
     return None
