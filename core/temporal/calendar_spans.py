@@ -212,6 +212,8 @@ HOLIDAYS: dict[str, Callable[[int], Span]] = {
     "election_day": _nth(11, 0, 1, 1),
     "veterans_day": _fixed(11, 11),
     "thanksgiving_weekend": _nth(11, 3, 4, 0, 4),
+    "memorial_weekend": _nth(5, 0, -1, -2, 3),
+    "labor_weekend": _nth(9, 0, 1, -2, 3),
     # Germany's public and observed days, and the church year around them
     "weiberfastnacht": _easter(-52),
     "carnival": _easter(-52, 7),

@@ -95,6 +95,9 @@ class Lexicon:
     #: separable verbs with future meaning: stem before particle ("steht ... an").
     separable_future: tuple[tuple[str, str], ...] = ()
     separable_blockers: frozenset[str] = frozenset()
+    #: compound heads: a word starting with one names that time too ("Weihnachtsfeier" is a
+    #: Christmas party, "Osterurlaub" an Easter holiday); the word itself stays a plain word.
+    compounds: Mapping[str, TokSpec] = field(default_factory=dict)
     #: plural unit words ("weeks", "Wochen"): "in den letzten Wochen" is a span of a few weeks.
     plurals: frozenset[str] = frozenset()
     #: "last"-words that make "the <word> <unit>" a rolling span ending today ("the past month").
@@ -148,6 +151,9 @@ def _classify_plain(lex: Lexicon, word: str) -> TokSpec:
         m = pattern.fullmatch(word)
         if m:
             return ((kind, int(m[1])),)
+    for head, spec in lex.compounds.items():
+        if word.startswith(head) and len(word) >= len(head) + 3 and word.isalpha():
+            return (("word", word), *spec)
     if len(word) >= 6 and word.isalpha() and word not in lex.fuzzy_exclude:
         for target, spec in lex.fuzzy.items():
             if is_typo_of(word, target):
@@ -218,14 +224,18 @@ def _tense(lex: Lexicon, text: str) -> str:
 def month_licensed(lex: Lexicon, toks: tuple[Tok, ...], i: int, text: str = "") -> bool:
     """Whether the month token at ``i`` really names a month ("in May", not "I may go").
 
-    An ambiguous month needs a licensing word before it, a year right after it, or a day number
-    right after it while written with a capital ("May 7", not "may 7 times").
+    An ambiguous month needs a licensing word or a day number right before it ("in May", "20.
+    August"), a year right after it, or a day number right after it while written with a capital
+    ("May 7", not "may 7 times").
     """
     tok = toks[i]
     if tok.value not in lex.ambiguous_months:
         return True
     if tok.prev_raw in lex.month_context:
         return True
+    before = toks[i - 1] if i > 0 else None
+    if before is not None and before.kind in ("num", "ord") and before.raw == tok.prev_raw:
+        return True  # a day number right before it: "20. August", "the 4th of May"
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.prev_raw != tok.raw:
         return False

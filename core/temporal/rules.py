@@ -239,10 +239,21 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
     value = inp.value(j)
     if kind == "seg":
         inner = resolve(inp, i + 1, backward)
+        if inner is None and inp.kind(i + 1) == "unit" and isinstance(inp.value(i + 1), str):
+            span = unit_span(now, str(inp.value(i + 1)), 0)  # "Jahresbeginn": this year's
+            if span is not None and inp.value(i + 1) in ("month", "year", "quarter"):
+                inner = Phrase(span[0], span[1], i + 2, str(inp.value(i + 1)))
         segment = str(toks[i].value)
         if inner is not None and inner.kind == "month":
             first, last = calendar_spans.month_segment(inner.start.year, inner.start.month, segment)
             return Phrase(first, last, inner.next, "month")
+        if inner is not None and inner.kind in ("year", "quarter"):
+            first = calendar_spans.month_bounds(inner.start.year, inner.start.month)
+            last = calendar_spans.month_bounds(inner.end.year, inner.end.month)
+            edge = {"start": first, "mid": first, "end": last}[segment]
+            if segment == "mid":
+                return None
+            return Phrase(edge[0], edge[1], inner.next, "month")
         if inner is not None and inner.kind == "week":
             a, b = WEEK_SEGMENTS[segment]
             return Phrase(

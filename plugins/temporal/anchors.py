@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ctx.core import temporal_kit as kit
+from ctx.plugins.temporal.day_spans import bare_day
 
 W_OFFSET = {"linear": 1.0}
 W_AROUND = {"linear": 0.7, "seasonal": 0.3}
@@ -144,10 +145,13 @@ def week_of(inp: kit.RuleInput) -> kit.TemporalResult | None:
         anchor = None
         if inp.kind(i - 1) == "hol" and inp.kind(i - 2) not in ("num", "ord"):
             anchor = kit.resolve_phrase(inp, i - 1, None)
-        elif i + 1 < len(inp.toks) and inp.toks[i + 1].prev_raw == "of":
+        elif i + 1 < len(inp.toks) and inp.toks[i + 1].prev_raw in ("of", "the"):
             anchor = kit.resolve_phrase(inp, i + 1, None)
             if anchor is not None and anchor.kind not in ("day", "weekday"):
                 anchor = None
+            alone = bare_day(inp, i + 1) if anchor is None else None
+            if alone is not None:  # "the week of the 10th"
+                anchor = kit.Phrase(alone, alone, i + 2, "day")
         if anchor is None:
             continue
         first, last = kit.week_bounds(anchor.start)

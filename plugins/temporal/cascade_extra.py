@@ -28,4 +28,5 @@ RULES: tuple[RuleEntry, ...] = (
     ("month_day", 440, month_parts.month_day),
     ("rolling_span", 470, rolling.rolling_span),
     ("iso_week", 480, iso_weeks.iso_week),
+    ("bare_day", 1150, day_spans.bare_day_rule),
 )

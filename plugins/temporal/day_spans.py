@@ -46,6 +46,29 @@ def _dated(
     return _span(inp, *found) if found else None
 
 
+_NUMERIC_RANGE = re.compile(
+    r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.?\s*(?:[-–]|bis)\s*(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])"
+)
+
+
+_VERSION_WORD = re.compile(r"(?i)\b(?:version|v|release|rev|build)\s*$")
+
+
+def _from_numbers(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "28.5.-3.6.", "3.5. bis 7.5.2027": German day.month pairs joined by a dash or "bis"."""
+    m = _NUMERIC_RANGE.search(inp.text)
+    if m is None or _VERSION_WORD.search(inp.text[: m.start()]):
+        return None
+    d1, m1, d2, m2 = (int(m[k]) for k in range(1, 5))
+    if not (1 <= m1 <= 12 and 1 <= m2 <= 12):
+        return None
+    found = _dated(inp, m1, d1, m2, d2, int(m[5]) if m[5] else None)
+    if found is None or found.start is None or found.end is None:
+        return None
+    # a stay or a trip, not "3.2.-4.1." of a changelog: at most a quarter long
+    return found if (found.end - found.start).days <= 92 else None
+
+
 def _from_mentions(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """Two written dates joined by "to"/"bis"/"-" (or "and" after "between"/"zwischen")."""
     text = inp.text
@@ -102,9 +125,54 @@ def _from_tokens(inp: kit.RuleInput) -> kit.TemporalResult | None:
         elif _month(inp, left - 1):  # "May 4 to 9, 2027"
             month, year_at = inp.int_value(left - 1), right + 1
         else:
+            first, last = bare_day(inp, left), bare_day(inp, right)  # "the 15th to the 20th"
+            if first is not None and last is not None and linked:
+                return _span(inp, first, last.replace(year=first.year, month=first.month))
             continue
         year = inp.int_value(year_at) if inp.kind(year_at) == "year" else None
         return _dated(inp, month, d1, month, d2, year)
+    return None
+
+
+_ENGLISH_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+_FOLLOWERS = frozenset({"", "to", "until", "and", "or", "since", "from"})
+
+
+def bare_day(inp: kit.RuleInput, i: int) -> date | None:
+    """A day of the month written alone ("the 3rd", "the 15th through the 20th", "am 3."): this
+    month's, or the previous month's in a past question about a day still ahead (the next
+    month's in a future one about a day gone). None where the number counts something ("the 3rd
+    attempt") or the month has no such day."""
+    if inp.kind(i) != "num" or not 1 <= inp.int_value(i) <= 31:
+        return None
+    tok = inp.toks[i]
+    german = re.search(
+        rf"(?i)\b(?:am|vom|zum|ab|seit|bis)\s+(?:dem\s+)?{tok.raw}\.(?!\d)", inp.text
+    )
+    if not (_ENGLISH_ORDINAL.fullmatch(tok.raw) or german):
+        return None
+    if inp.kind(i + 1) not in _FOLLOWERS:
+        return None
+    now, day = inp.now, inp.int_value(i)
+    year, month = now.year, now.month
+    if inp.tense == "past" and day > now.day:
+        year, month = kit.shift_month(year, month, -1)
+    elif inp.tense == "future" and day < now.day:
+        year, month = kit.shift_month(year, month, 1)
+    if day > kit.month_bounds(year, month)[1].day:
+        return None
+    return date(year, month, day)
+
+
+@kit.needs("num")
+def bare_day_rule(inp: kit.RuleInput) -> kit.TemporalResult | None:
+    """ "anything from the 3rd?", "was war am 3.?": a day of this month (see ``bare_day``)."""
+    for i in inp.find("num"):
+        found = bare_day(inp, i)
+        if found is not None:
+            return kit.TemporalResult.single(
+                found, kit.direction_between(found, found, inp.now), W_DAY_RANGE
+            )
     return None
 
 
@@ -124,10 +192,14 @@ def _since_until(inp: kit.RuleInput) -> kit.TemporalResult | None:
         j = i + 1
         day_first = _day_number(inp, j) is not None and _month(inp, j + 1)
         month_first = _month(inp, j) and _day_number(inp, j + 1) is not None
-        if not (day_first or month_first):
-            continue
         since = inp.kind(i) == "since"
-        phrase = kit.resolve_phrase(inp, j, since)
+        alone = bare_day(inp, j) if not (day_first or month_first) else None
+        if alone is not None:
+            phrase: kit.Phrase | None = kit.Phrase(alone, alone, j + 1, "day")
+        elif day_first or month_first:
+            phrase = kit.resolve_phrase(inp, j, since)
+        else:
+            continue
         if phrase is None:
             continue
         if since and phrase.start <= now:
@@ -140,4 +212,4 @@ def _since_until(inp: kit.RuleInput) -> kit.TemporalResult | None:
 @kit.needs("num", "ord", "year")
 def day_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """Spans between days of the calendar and since/until a day (see the module)."""
-    return _from_mentions(inp) or _from_tokens(inp) or _since_until(inp)
+    return _from_mentions(inp) or _from_numbers(inp) or _from_tokens(inp) or _since_until(inp)

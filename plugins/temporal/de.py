@@ -24,6 +24,36 @@ WORDS: dict[str, TokSpec] = {
     **indexed("wd", [(w,) for w in _WEEKDAYS]),
     **indexed("wds", [(w + "s",) for w in _WEEKDAYS]),
     **indexed("mon", _MONTHS, start=1),
+    # abbreviations, and the genitive ("Mitte des Februars")
+    **indexed(
+        "mon",
+        [
+            ("jän",),
+            ("feb", "febr", "februars"),
+            ("mrz", "märzes"),
+            ("apr", "aprils"),
+            (),
+            ("jun", "junis"),
+            ("jul", "julis"),
+            ("aug", "augusts"),
+            ("sep", "sept", "septembers"),
+            ("okt", "oktobers"),
+            ("nov", "novembers"),
+            ("dez", "dezembers"),
+        ],
+        start=1,
+    ),
+    # "Maiwoche", "Septemberwochenende": a week or weekend of that month
+    **{
+        f"{m}woche": tok("unit", "week") + tok("mon", n)
+        for n, group in enumerate(_MONTHS, start=1)
+        for m in group
+    },
+    **{
+        f"{m}wochenende": tok("weekend") + tok("mon", n)
+        for n, group in enumerate(_MONTHS, start=1)
+        for m in group
+    },
     **forms(tok("kw", 0), "heute", "heut"),
     **forms(tok("kw", -1), "gestern"),
     **forms(tok("kw", -2), "vorgestern"),
@@ -245,6 +275,16 @@ LEXICON = Lexicon(
     phrases=PHRASES,
     fuzzy={w: WORDS[w] for w in ("gestern", "vorgestern", "übermorgen", "morgen")},
     fuzzy_exclude=frozenset({"gesten", "gestirn", "morden", "morgan", "mergen", "moregn"}),
+    compounds={
+        "weihnachts": tok("hol", "christmas_days"),
+        "oster": tok("hol", "easter_days"),
+        "pfingst": tok("hol", "pentecost"),
+        "silvester": tok("hol", "new_years_eve"),
+        "neujahrs": tok("hol", "new_year"),
+        "advents": tok("hol", "advent_season"),
+        "faschings": tok("hol", "carnival"),
+        "karnevals": tok("hol", "carnival"),
+    },
     plurals=frozenset(
         {
             "stunden",

@@ -41,6 +41,9 @@ def _week_at(inp: kit.RuleInput, i: int) -> tuple[int, int] | None:
     if tok.kind == "unit" and tok.value == "week" and inp.kind(i + 1) == "num":
         if inp.kind(i - 1) in ("num", "rel", "ord"):
             return None  # "2 weeks 3 days", "last week 3 ..."
+        number = inp.toks[i + 1]
+        if number.prev_raw != tok.raw or not number.raw.isdigit():
+            return None  # "the week of the 10th": a day, not a week number
         after = inp.toks[i + 2] if i + 2 < len(inp.toks) else None
         if after is not None and after.kind == "word" and after.prev_raw in inp.lex.fillers:
             return None  # "week 3 of the project": a week of something else
@@ -50,14 +53,20 @@ def _week_at(inp: kit.RuleInput, i: int) -> tuple[int, int] | None:
 
 @kit.needs("cw", "unit")
 def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
-    """ISO weeks by number (see the module)."""
+    """ISO weeks by number (see the module), and "diese KW", "nächste KW" (no number)."""
     for i in range(len(inp.toks)):
+        relative = inp.kind(i - 1) == "rel" and inp.kind(i + 1) != "num"
+        if inp.kind(i) == "cw" and inp.value(i) is None and relative:
+            first, last = kit.week_bounds(inp.now, inp.int_value(i - 1))
+            return kit.TemporalResult.span(
+                first, last, kit.direction_between(first, last, inp.now), W_ISO_WEEK
+            )
         found = _week_at(inp, i)
         if found is None:
             continue
         first, nxt = found
         last = first
-        if inp.kind(nxt) in ("to", "until") and inp.kind(nxt + 1) == "num":
+        if inp.kind(nxt) in ("to", "until", "and") and inp.kind(nxt + 1) == "num":
             last, nxt = inp.int_value(nxt + 1), nxt + 2
         elif inp.kind(nxt) == "num" and re.search(
             rf"(?<!\d){first}\s*[-–/]\s*{inp.int_value(nxt)}(?!\d)", inp.text

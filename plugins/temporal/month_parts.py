@@ -63,7 +63,7 @@ def _ordinal(inp: kit.RuleInput, i: int, most: int = 5) -> int | None:
     kind = inp.kind(i)
     if kind in ("ord", "num") and 1 <= inp.int_value(i) <= most:
         return inp.int_value(i)
-    if kind == "rel" and inp.int_value(i) == -1:
+    if (kind == "rel" or kind == "ord") and inp.int_value(i) == -1:  # "last", "final"
         return -1
     return None
 

@@ -99,3 +99,47 @@ def test_every_iso_week_is_a_monday_to_sunday_week(
 def test_no_iso_week_in_other_numbers(bilingual: TemporalParser, text: str) -> None:
     result = bilingual.parse(text, now=W)
     assert result.matcher is None or not result.matcher.endswith("iso_week")
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "start", "end"),
+    [
+        ("anything from the 3rd?", W, "2026-03-03", "2026-03-03"),
+        ("what did we decide on the 28th", W, "2026-02-28", "2026-02-28"),  # past, still ahead
+        ("what is planned for the 2nd", W, "2026-04-02", "2026-04-02"),  # future, already gone
+        ("was war am 3.?", W, "2026-03-03", "2026-03-03"),
+        ("the 15th through the 20th", W, "2026-03-15", "2026-03-20"),
+        ("since the 3rd", W, "2026-03-03", "2026-03-25"),
+        ("28.5.-3.6.", W, "2026-05-28", "2026-06-03"),
+        ("vom 27.12.-2.1.", W, "2025-12-27", "2026-01-02"),
+        ("3.5. bis 7.5.2027", W, "2027-05-03", "2027-05-07"),
+        ("zwischen dem 15. und 20. August", W, "2026-08-15", "2026-08-20"),
+        ("diese KW", W, "2026-03-23", "2026-03-29"),
+        ("nächste KW Planung", YE, "2027-01-04", "2027-01-10"),
+        ("in KW 7 und 8", W, "2026-02-09", "2026-02-22"),
+    ],
+)
+def test_bare_days_numeric_ranges_and_relative_weeks(
+    bilingual: TemporalParser, text: str, now: date, start: str, end: str
+) -> None:
+    assert iso(bilingual.parse(text, now=now)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the 3rd attempt failed", "Version 3.2.-4.1. changelog", "3.2.-4.1.", "the 2nd option",
+     "am 3. Versuch gescheitert"],
+)  # fmt: skip
+def test_numbers_that_count_things_are_no_days(bilingual: TemporalParser, text: str) -> None:
+    assert bilingual.parse(text, now=W).matcher is None
+
+
+@pytest.mark.parametrize("now", NOWS, ids=str)
+def test_a_bare_day_is_in_this_month_unless_the_tense_moves_it(
+    bilingual: TemporalParser, now: date
+) -> None:
+    neutral = bilingual.parse("the 1st", now=now).start
+    assert neutral == now.replace(day=1)
+    past = bilingual.parse("what did we decide on the 28th", now=now).start
+    assert past is not None and past.day == 28 and past <= now
+    assert (now - past).days < 31

@@ -138,3 +138,32 @@ def test_a_holiday_without_a_year_is_the_one_meant(
     bilingual: TemporalParser, text: str, now: date, start: str
 ) -> None:
     assert bilingual.parse(text, now=now).to_json()["start"] == start
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("Wie war die Weihnachtsfeier 2024?", "2024-12-24", "2024-12-26"),
+        ("der Osterurlaub letztes Jahr", "2025-04-20", "2025-04-21"),
+        ("die Silvesterparty 2025", "2025-12-31", "2025-12-31"),
+        ("Pfingstferien 2027", "2027-05-16", "2027-05-17"),
+    ],
+)
+def test_german_compounds_name_their_holiday(
+    bilingual: TemporalParser, text: str, start: str, end: str
+) -> None:
+    result = bilingual.parse(text, now=W)
+    assert iso(result) == (start, end)
+    # the compound stays a topic: the text channels still search "weihnachtsfeier"
+    assert (
+        bilingual.residual(text)
+        .split()[-1]
+        .startswith(("weihnachts", "oster", "silvester", "pfingst"))
+    )
+
+
+@pytest.mark.parametrize("text", ["Österreich im Sommer", "Osterei", "Weihnachten"])
+def test_compound_heads_need_a_word_after_them(bilingual: TemporalParser, text: str) -> None:
+    # "Österreich" is no Easter; a head alone ("Osterei" is too short a tail) is no compound
+    result = bilingual.parse(text, now=W)
+    assert result.matcher is None or text == "Weihnachten"

@@ -54,6 +54,14 @@ YE, NY, LEAP, SUN = date(2026, 12, 31), date(2027, 1, 1), date(2024, 2, 29), dat
         ("die ersten zwei Wochen im Mai", W, "2026-05-01", "2026-05-14", "month_stretch"),
         ("the first three months of the year", NY, "2027-01-01", "2027-03-31", "month_stretch"),
         ("the last 3 days of the month", LEAP, "2024-02-27", "2024-02-29", "month_stretch"),
+        # abbreviations, "latter"/"final", German genitives and month compounds
+        ("2nd Tuesday of Nov release notes", W, "2025-11-11", "2025-11-11", "ordinal_weekday"),
+        ("the latter half of October", W, "2025-10-16", "2025-10-31", "month_half"),
+        ("the final week of December", W, "2025-12-25", "2025-12-31", "month_week"),
+        ("erste Hälfte des Februars", W, "2026-02-01", "2026-02-14", "month_half"),
+        ("in der ersten Maiwoche", W, "2026-05-01", "2026-05-07", "month_week"),
+        ("in der letzten Dezemberwoche", YE, "2026-12-25", "2026-12-31", "month_week"),
+        ("am zweiten Septemberwochenende", W, "2025-09-13", "2025-09-14", "month_weekend"),
     ],
 )  # fmt: skip
 def test_pinned(
