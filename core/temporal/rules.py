@@ -248,12 +248,11 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
             first, last = calendar_spans.month_segment(inner.start.year, inner.start.month, segment)
             return Phrase(first, last, inner.next, "month")
         if inner is not None and inner.kind in ("year", "quarter"):
-            first = calendar_spans.month_bounds(inner.start.year, inner.start.month)
-            last = calendar_spans.month_bounds(inner.end.year, inner.end.month)
-            edge = {"start": first, "mid": first, "end": last}[segment]
             if segment == "mid":
                 return None
-            return Phrase(edge[0], edge[1], inner.next, "month")
+            at = inner.start if segment == "start" else inner.end
+            head, tail = calendar_spans.month_bounds(at.year, at.month)
+            return Phrase(head, tail, inner.next, "month")
         if inner is not None and inner.kind == "week":
             a, b = WEEK_SEGMENTS[segment]
             return Phrase(

@@ -57,9 +57,9 @@ def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
     for i in range(len(inp.toks)):
         relative = inp.kind(i - 1) == "rel" and inp.kind(i + 1) != "num"
         if inp.kind(i) == "cw" and inp.value(i) is None and relative:
-            first, last = kit.week_bounds(inp.now, inp.int_value(i - 1))
+            monday, sunday = kit.week_bounds(inp.now, inp.int_value(i - 1))
             return kit.TemporalResult.span(
-                first, last, kit.direction_between(first, last, inp.now), W_ISO_WEEK
+                monday, sunday, kit.direction_between(monday, sunday, inp.now), W_ISO_WEEK
             )
         found = _week_at(inp, i)
         if found is None:
