@@ -1,5 +1,5 @@
-"""The temporal capability as a plugin of the core: the extraction job kind, and the job each
-changed block of a dated type gets."""
+"""The temporal capability as a plugin of the core: the extraction job kind, the job each changed
+block of a dated type gets, and whether relative expressions date blocks too."""
 
 from __future__ import annotations
 
@@ -7,11 +7,27 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ctx.core.hookspecs import hookimpl
+from ctx.core.runtime import Setting
 from ctx.core.temporal.indexing import TEMPORAL_JOBS
 
 if TYPE_CHECKING:
     from ctx.core.blocks import BlockWrite
     from ctx.core.runtime import JobHandler
+
+
+@hookimpl
+def register_settings(register: Callable[[Setting], None]) -> None:
+    register(
+        Setting(
+            "temporal.relative_dates",
+            bool,
+            True,
+            "Date blocks by the relative expressions in their text too, read as of the block's "
+            'own date ("yesterday" in a note of May 8 names May 7). The seed read only '
+            "explicit dates (false); docs/benchmarks.md has both figures. Changing it applies "
+            "to blocks extracted afterwards.",
+        )
+    )
 
 
 @hookimpl

@@ -31,7 +31,7 @@ TokSpec = tuple[tuple[str, object], ...]
 _TOKEN = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|[^\W_]+(?:'[^\W_]+)?")
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _QUARTER = re.compile(r"q([1-4])")
-_CALENDAR_WEEK = re.compile(r"(?:kw|cw|wk|w)(\d{1,2})")
+_CALENDAR_WEEK = re.compile(r"(?:kw|cw|wk)(\d{1,2})")
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 
 
@@ -72,7 +72,7 @@ class Lexicon:
     words: Mapping[str, TokSpec]
     #: multi-word phrases -> tokens; also used for negatives, mapped to a ``word`` token.
     phrases: Mapping[tuple[str, ...], TokSpec] = field(default_factory=dict)
-    #: keywords reachable with typos, and real words that look like typos of them.
+    #: keywords reachable with typos, and real words that look like typos or compounds of them.
     fuzzy: Mapping[str, TokSpec] = field(default_factory=dict)
     fuzzy_exclude: frozenset[str] = frozenset()
     #: articles and prepositions dropped from the token stream ("der", "of", "the").
@@ -152,7 +152,12 @@ def _classify_plain(lex: Lexicon, word: str) -> TokSpec:
         if m:
             return ((kind, int(m[1])),)
     for head, spec in lex.compounds.items():
-        if word.startswith(head) and len(word) >= len(head) + 3 and word.isalpha():
+        if (
+            word.startswith(head)
+            and len(word) >= len(head) + 3
+            and word.isalpha()
+            and word not in lex.fuzzy_exclude
+        ):
             return (("word", word), *spec)
     if len(word) >= 6 and word.isalpha() and word not in lex.fuzzy_exclude:
         for target, spec in lex.fuzzy.items():
@@ -234,8 +239,13 @@ def month_licensed(lex: Lexicon, toks: tuple[Tok, ...], i: int, text: str = "") 
     if tok.prev_raw in lex.month_context:
         return True
     before = toks[i - 1] if i > 0 else None
-    if before is not None and before.kind in ("num", "ord") and before.raw == tok.prev_raw:
-        return True  # a day number right before it: "20. August", "the 4th of May"
+    if (
+        before is not None
+        and before.kind in ("num", "ord")
+        and before.raw == tok.prev_raw
+        and (tok.raw.capitalize() in text or not before.raw.isdigit())
+    ):
+        return True  # a day number right before it: "20. August", "3 May", not "Step 3 may"
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.prev_raw != tok.raw:
         return False

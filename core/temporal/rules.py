@@ -238,7 +238,8 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
     k = inp.kind(j)
     value = inp.value(j)
     if kind == "seg":
-        inner = resolve(inp, i + 1, backward)
+        # one segment word, then the period ("Ende Ende März" is no phrase; no deep recursion)
+        inner = resolve(inp, i + 1, backward) if inp.kind(i + 1) != "seg" else None
         if inner is None and inp.kind(i + 1) == "unit" and isinstance(inp.value(i + 1), str):
             span = unit_span(now, str(inp.value(i + 1)), 0)  # "Jahresbeginn": this year's
             if span is not None and inp.value(i + 1) in ("month", "year", "quarter"):

@@ -248,7 +248,8 @@ def relative_month(inp: RuleInput) -> TemporalResult | None:
         offset = _rel_unit(inp, i, "month")
         if offset is not None:
             span = unit_span(inp.now, "month", offset)
-            assert span is not None
+            if span is None:
+                raise ValueError(f"no {offset:+d} period from {inp.now}")
             return _span(inp, span[0], span[1], W_LINEAR_MONTH)
     return None
 
@@ -261,7 +262,8 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
         offset = _rel_unit(inp, i, "quarter")
         if offset is not None:
             span = unit_span(now, "quarter", offset)
-            assert span is not None
+            if span is None:
+                raise ValueError(f"no {offset:+d} period from {inp.now}")
             return _span(inp, span[0], span[1], W_LINEAR_QUARTER)
         number = None
         nxt = i + 1
@@ -283,7 +285,8 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
             return calendar_spans.quarter_bounds(y, q)
 
         occurrence = calendar_spans.annual_occurrence(quarter_of, now, inp.tense)
-        assert occurrence is not None
+        if occurrence is None:  # only at the calendar's ends
+            raise ValueError(f"no Q{number} near {now}")
         return _span(inp, occurrence[0], occurrence[1], W_QUARTER)
     return None
 

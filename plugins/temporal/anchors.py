@@ -86,6 +86,8 @@ def around(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "around Christmas" (Dec 22-28), "um Ostern herum", "rund um Weihnachten", "around May 7",
     "um den 10. Mai herum"."""
     for i in inp.find("around"):
+        if inp.kind(i + 1) == "num" and inp.kind(i + 2) == "unit":
+            continue  # "around 8 hours", "rund 3 Tage": a duration, not a time
         anchor = kit.resolve_phrase(inp, i + 1, None)
         if anchor is None:  # the German "<anchor> herum"
             for start in range(max(i - 3, 0), i):

@@ -105,7 +105,8 @@ def _hyphenated(inp: kit.RuleInput, a: int, b: int) -> bool:
 
 def _from_tokens(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """Day numbers sharing one month name: "4th to 9th of May", "vom 2. bis 6. Juni", "May 4 to
-    9", "May 4-9", "4.-9. Juni"."""
+    9", "May 4-9", "4.-9. Juni"; "vom 31. bis 2. Februar" starts in January. Day numbers alone
+    are this month's: "the 15th to the 20th", "from the 28th to the 3rd" (into the next)."""
     for c in range(len(inp.toks)):
         kind = inp.kind(c)
         linked = kind in ("to", "until") or (kind == "and" and "between" in _kinds(inp, c))
@@ -121,54 +122,84 @@ def _from_tokens(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if d1 is None or d2 is None:
             continue
         if _month(inp, right + 1):  # "4 to 9 May", "2. bis 6. Juni 2027"
-            month, year_at = inp.int_value(right + 1), right + 2
-        elif _month(inp, left - 1):  # "May 4 to 9, 2027"
-            month, year_at = inp.int_value(left - 1), right + 1
+            m2, year_at = inp.int_value(right + 1), right + 2
+            m1 = m2 if d1 <= d2 else (m2 - 2) % 12 + 1  # "vom 31. bis 2. Februar"
+        elif _month(inp, left - 1):  # "May 4 to 9, 2027", "May 28 to 3"
+            m1, year_at = inp.int_value(left - 1), right + 1
+            m2 = m1 if d1 <= d2 else m1 % 12 + 1
         else:
-            first, last = bare_day(inp, left), bare_day(inp, right)  # "the 15th to the 20th"
-            if first is not None and last is not None and linked:
-                return _span(inp, first, last.replace(year=first.year, month=first.month))
+            if linked and _is_bare(inp, left) and _is_bare(inp, right, end=True):
+                return _bare_range(inp, d1, d2)
             continue
         year = inp.int_value(year_at) if inp.kind(year_at) == "year" else None
-        return _dated(inp, month, d1, month, d2, year)
+        return _dated(inp, m1, d1, m2, d2, year)
     return None
 
 
+def _bare_range(inp: kit.RuleInput, d1: int, d2: int) -> kit.TemporalResult | None:
+    """Two bare day numbers: this month's span, or the one the tense picks (see ``bare_day``)."""
+    now = inp.now
+    year, month = now.year, now.month
+    if inp.tense == "past" and d1 > now.day:
+        year, month = kit.shift_month(year, month, -1)
+    elif inp.tense == "future" and (d2 if d1 <= d2 else 31) < now.day:
+        year, month = kit.shift_month(year, month, 1)
+    end_year, end_month = (year, month) if d1 <= d2 else kit.shift_month(year, month, 1)
+    try:
+        return _span(inp, date(year, month, d1), date(end_year, end_month, d2))
+    except ValueError:
+        return None  # "the 10th to the 31st" of April
+
+
+#: How a language writes a day of the month alone: an English ordinal after "the" ("on the
+#: 3rd"), a German number with a full stop after a date word ("am 3.", "bis zum 3.").
 _ENGLISH_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
-_FOLLOWERS = frozenset({"", "to", "until", "and", "or", "since", "from"})
+_GERMAN_DAY = r"(?i)\b(?:am|vom|zum|dem)\s+{}\.(?!\d)"
+_FOLLOWERS = frozenset({"", "to", "until", "and", "or"})
 
 
-def bare_day(inp: kit.RuleInput, i: int) -> date | None:
-    """A day of the month written alone ("the 3rd", "the 15th through the 20th", "am 3."): this
-    month's, or the previous month's in a past question about a day still ahead (the next
-    month's in a future one about a day gone). None where the number counts something ("the 3rd
-    attempt") or the month has no such day."""
+def _is_bare(inp: kit.RuleInput, i: int, end: bool = False) -> bool:
+    """Whether token ``i`` is a day of the month written alone, in this lexicon's language; with
+    ``end`` nothing may follow it but a link ("the 20th century" counts centuries)."""
     if inp.kind(i) != "num" or not 1 <= inp.int_value(i) <= 31:
-        return None
+        return False
     tok = inp.toks[i]
-    german = re.search(
-        rf"(?i)\b(?:am|vom|zum|ab|seit|bis)\s+(?:dem\s+)?{tok.raw}\.(?!\d)", inp.text
-    )
-    if not (_ENGLISH_ORDINAL.fullmatch(tok.raw) or german):
-        return None
-    if inp.kind(i + 1) not in _FOLLOWERS:
+    if inp.lex.language == "en":
+        written = _ENGLISH_ORDINAL.fullmatch(tok.raw) is not None and tok.prev_raw == "the"
+    elif inp.lex.language == "de":
+        written = re.search(_GERMAN_DAY.format(tok.raw), inp.text) is not None
+    else:
+        written = False
+    return written and (inp.kind(i + 1) in _FOLLOWERS if end else True)
+
+
+def bare_day(inp: kit.RuleInput, i: int, *, back: bool | None = None) -> date | None:
+    """A day of the month written alone ("the 3rd", "am 3."): this month's, or the previous
+    month's in a past question (``back``: a since-phrase) about a day still ahead, the next
+    month's in a future one about a day gone; a month without that day is skipped ("since the
+    31st" in March is January's). None where the number counts something ("the 3rd attempt",
+    "I finished 3rd")."""
+    if not _is_bare(inp, i, end=True):
         return None
     now, day = inp.now, inp.int_value(i)
-    year, month = now.year, now.month
-    if inp.tense == "past" and day > now.day:
-        year, month = kit.shift_month(year, month, -1)
-    elif inp.tense == "future" and day < now.day:
-        year, month = kit.shift_month(year, month, 1)
-    if day > kit.month_bounds(year, month)[1].day:
-        return None
-    return date(year, month, day)
+    backward = inp.tense == "past" if back is None else back
+    forward = inp.tense == "future" if back is None else not back
+    step = -1 if backward and day > now.day else 1 if forward and day < now.day else 0
+    year, month = kit.shift_month(now.year, now.month, step)
+    for _ in range(3):
+        if day <= kit.month_bounds(year, month)[1].day:
+            return date(year, month, day)
+        if step == 0:
+            return None
+        year, month = kit.shift_month(year, month, step)
+    return None
 
 
 @kit.needs("num")
 def bare_day_rule(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "anything from the 3rd?", "was war am 3.?": a day of this month (see ``bare_day``)."""
     for i in inp.find("num"):
-        found = bare_day(inp, i)
+        found = bare_day(inp, i) if i == len(inp.toks) - 1 else None  # the last word: no range
         if found is not None:
             return kit.TemporalResult.single(
                 found, kit.direction_between(found, found, inp.now), W_DAY_RANGE
@@ -193,7 +224,12 @@ def _since_until(inp: kit.RuleInput) -> kit.TemporalResult | None:
         day_first = _day_number(inp, j) is not None and _month(inp, j + 1)
         month_first = _month(inp, j) and _day_number(inp, j + 1) is not None
         since = inp.kind(i) == "since"
-        alone = bare_day(inp, j) if not (day_first or month_first) else None
+        if not since and (
+            _day_number(inp, i - 1) is not None
+            or (_month(inp, i - 1) and _day_number(inp, i - 2) is not None)
+        ):
+            continue  # "vom 31. bis 2. Februar": the end of a range, not "until"
+        alone = bare_day(inp, j, back=since) if not (day_first or month_first) else None
         if alone is not None:
             phrase: kit.Phrase | None = kit.Phrase(alone, alone, j + 1, "day")
         elif day_first or month_first:

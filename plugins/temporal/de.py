@@ -174,11 +174,11 @@ WORDS: dict[str, TokSpec] = {
     **forms(tok("hol", "repentance_day"), "bußtag", "busstag"),
     **forms(tok("hol", "dead_sunday"), "totensonntag", "ewigkeitssonntag"),
     **forms(tok("hol", "remembrance_sunday_de"), "volkstrauertag"),
-    **forms(tok("hol", "advent_season"), "adventszeit", "advent", "vorweihnachtszeit"),
+    **forms(tok("hol", "advent_season"), "adventszeit", "vorweihnachtszeit"),
     **forms(tok("hol", "childrens_day_de"), "weltkindertag"),
     **forms(tok("hol", "womens_day"), "frauentag", "weltfrauentag"),
     **forms(tok("hol", "harvest_festival"), "erntedank", "erntedankfest"),
-    **forms(tok("hol", "st_martin"), "martinstag", "martini"),
+    **forms(tok("hol", "st_martin"), "martinstag"),
     **forms(tok("hol", "weiberfastnacht"), "weiberfastnacht", "altweiber"),
     **forms(
         tok("hol", "shrove_tuesday"), "faschingsdienstag", "fastnachtsdienstag", "veilchendienstag"
@@ -193,7 +193,7 @@ WORDS: dict[str, TokSpec] = {
     **forms(tok("hol", "pentecost_sunday"), "pfingstsonntag"),
     **forms(tok("hol", "pentecost_weekend"), "pfingstwochenende"),
     **forms(tok("hol", "epiphany"), "dreikönigstag", "dreikönig", "dreikoenigstag"),
-    **forms(tok("hol", "year_end_holidays"), "weihnachtsferien", "feiertage"),
+    **forms(tok("hol", "year_end_holidays"), "weihnachtsferien"),
     **forms(tok("hol", "year_change"), "jahreswechsel", "jahreswende"),
     **forms(tok("hol", "new_year"), "neujahrstag"),
 }
@@ -221,6 +221,10 @@ PHRASES: dict[tuple[str, ...], TokSpec] = {
             "erster mai": tok("hol", "labour_day"),
             "zwischen den jahren": tok("hol", "between_years"),
             "zwischen den feiertagen": tok("hol", "between_years"),
+            "über die feiertage": tok("hol", "year_end_holidays"),
+            "während der feiertage": tok("hol", "year_end_holidays"),
+            "in der adventszeit": tok("hol", "advent_season"),
+            "im advent": tok("hol", "advent_season"),
             "buß und bettag": tok("hol", "repentance_day"),
             "buss und bettag": tok("hol", "repentance_day"),
             "christi himmelfahrt": tok("hol", "ascension"),
@@ -274,7 +278,25 @@ LEXICON = Lexicon(
     words=WORDS,
     phrases=PHRASES,
     fuzzy={w: WORDS[w] for w in ("gestern", "vorgestern", "übermorgen", "morgen")},
-    fuzzy_exclude=frozenset({"gesten", "gestirn", "morden", "morgan", "mergen", "moregn"}),
+    fuzzy_exclude=frozenset(
+        {
+            "gesten",
+            "gestirn",
+            "morden",
+            "morgan",
+            "mergen",
+            "moregn",
+            # compounds of a holiday's name that name no time
+            "osterinsel",
+            "osterinseln",
+            "osterglocke",
+            "osterglocken",
+            "pfingstrose",
+            "pfingstrosen",
+            "pfingstochse",
+            "adventsstern",
+        }
+    ),
     compounds={
         "weihnachts": tok("hol", "christmas_days"),
         "oster": tok("hol", "easter_days"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 
 from ctx.core import temporal_kit as kit
 
@@ -27,9 +28,15 @@ def _weeks(first: int, last: int) -> Callable[[int], kit.Span]:
     return on
 
 
+_YEAR_WEEK = re.compile(r"w(\d{1,2})")
+
+
 def _week_at(inp: kit.RuleInput, i: int) -> tuple[int, int] | None:
     """(week number, token after it) when token ``i`` starts a calendar-week phrase."""
     tok = inp.toks[i]
+    year_week = _YEAR_WEEK.fullmatch(tok.raw) if tok.kind == "word" else None
+    if year_week and inp.kind(i - 1) == "year" and inp.toks[i - 1].raw == tok.prev_raw:
+        return int(year_week[1]), i + 1  # "2027-W12" (a lone "W2" is a form, not a week)
     if tok.kind == "cw":
         if isinstance(tok.value, int):
             return tok.value, i + 1
@@ -51,7 +58,7 @@ def _week_at(inp: kit.RuleInput, i: int) -> tuple[int, int] | None:
     return None
 
 
-@kit.needs("cw", "unit")
+@kit.needs("cw", "unit", "year")
 def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ISO weeks by number (see the module), and "diese KW", "nächste KW" (no number)."""
     for i in range(len(inp.toks)):
@@ -65,16 +72,20 @@ def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if found is None:
             continue
         first, nxt = found
-        last = first
-        if inp.kind(nxt) in ("to", "until", "and") and inp.kind(nxt + 1) == "num":
-            last, nxt = inp.int_value(nxt + 1), nxt + 2
-        elif inp.kind(nxt) == "num" and re.search(
-            rf"(?<!\d){first}\s*[-–/]\s*{inp.int_value(nxt)}(?!\d)", inp.text
-        ):
-            last, nxt = inp.int_value(nxt), nxt + 1
-        if not (1 <= first <= 53 and first <= last <= 53):
+        last, also, year = first, None, None
+        second = inp.int_value(nxt + 1) if inp.kind(nxt + 1) == "num" else None
+        if inp.kind(nxt) in ("to", "until") and second is not None:
+            last, nxt = second, nxt + 2
+        elif inp.kind(nxt) == "and" and second is not None:
+            also, nxt = second, nxt + 2  # "KW 7 und 9": two weeks, not the weeks between
+        elif inp.kind(nxt) == "num":
+            number = inp.int_value(nxt)
+            if re.search(rf"(?<!\d){first}\s*/\s*{number:02d}(?!\d)", inp.text):
+                year, nxt = 2000 + number, nxt + 1  # "KW 5/26": week 5 of 2026
+            elif re.search(rf"(?<!\d){first}\s*[-–]\s*{number}(?!\d)", inp.text):
+                last, nxt = number, nxt + 1
+        if not (1 <= first <= 53 and first <= last <= 53 and (also is None or 1 <= also <= 53)):
             continue
-        year = None
         if inp.kind(nxt) == "year":
             year = inp.int_value(nxt)
         elif inp.kind(i - 1) == "year":
@@ -85,9 +96,15 @@ def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
         )
         if span is None:
             continue
-        return kit.TemporalResult.span(
-            span[0], span[1], kit.direction_between(span[0], span[1], inp.now), W_ISO_WEEK
-        )
+        direction = kit.direction_between(span[0], span[1], inp.now)
+        if also is not None:
+            other = _at(_weeks(also, also), span[0].isocalendar()[0])
+            if other is None:
+                continue
+            days = [span[0] + timedelta(days=k) for k in range(7)]
+            days += [other[0] + timedelta(days=k) for k in range(7)]
+            return kit.TemporalResult.multi(days, direction, W_ISO_WEEK)
+        return kit.TemporalResult.span(span[0], span[1], direction, W_ISO_WEEK)
     return None
 
 

@@ -156,8 +156,15 @@ def month_half(inp: kit.RuleInput) -> kit.TemporalResult | None:
             rel, j = inp.int_value(j), j + 1
         if inp.kind(j) == "unit" and inp.value(j) == "year":
             year = inp.now.year + (rel or 0)
-            if inp.kind(j + 1) == "year":
+            after = inp.kind(j + 1)
+            if after == "year":
                 year = inp.int_value(j + 1)
+            elif after == "rel" and inp.kind(j + 2) == "unit" and inp.value(j + 2) == "year":
+                year = inp.now.year + inp.int_value(
+                    j + 1
+                )  # "H1 next year", "Halbjahr letzten Jahres"
+            elif inp.toks[i].raw in ("h1", "h2"):
+                continue  # "the h1 heading": a half-year needs its year written
             return _result(inp, _half_of_year(year, half), W_HALF_YEAR)
         if inp.kind(j) == "year":
             return _result(inp, _half_of_year(inp.int_value(j), half), W_HALF_YEAR)
@@ -199,6 +206,18 @@ def _nth_week(n: int) -> Pick:
     return pick
 
 
+def _year_ref(inp: kit.RuleInput, j: int) -> int | None:
+    """The year of "the year", "next year", "2027" at token ``j``."""
+    rel = 0
+    if inp.kind(j) == "rel":
+        rel, j = inp.int_value(j), j + 1
+    if inp.kind(j) == "year":
+        return inp.int_value(j)
+    if inp.kind(j) == "unit" and inp.value(j) == "year" and inp.toks[j].raw not in inp.lex.plurals:
+        return inp.now.year + rel
+    return None
+
+
 @kit.needs("unit")
 def month_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "the first week of May" (1st-7th), "the last week of June" (24th-30th), "in der zweiten
@@ -209,6 +228,11 @@ def month_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
         n = _ordinal(inp, i - 1)
         tense = tense_without(inp, i - 1)
         ref = month_ref(inp, i + 1, tense) if n is not None else None
+        if n is not None and ref is None:
+            year = _year_ref(inp, i + 1)
+            if year is not None:  # "the last week of the year": of December or January
+                week = _nth_week(n)(year, 12 if n < 0 else 1)
+                return _result(inp, week, W_PART)
         if n is None or ref is None:
             continue
         return _result(inp, _in_month(inp, ref, _nth_week(n), tense), W_PART)

@@ -36,13 +36,10 @@ def rolling_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
             continue
         unit = str(inp.value(j))
         after = inp.toks[j + 1] if j + 1 < len(inp.toks) else None
-        if (
-            amount is None
-            and after is not None
-            and after.kind == "word"
-            and (after.prev_raw in lex.fillers)
+        if after is not None and (
+            after.prev_raw in lex.fillers or (after.kind == "from" and after.raw == "von")
         ):
-            continue  # "the last days of Rome": days of something, not a span of time
+            continue  # "the last days of June/of Rome", "die letzten Tage von Pompeji"
         if amount is None:
             if inp.toks[j].raw in lex.plurals:
                 amount = FEW
@@ -105,11 +102,12 @@ def _period_at(inp: kit.RuleInput, j: int) -> str | None:
 def part_of_period(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "earlier this week" -> [Monday, today]; "later this month" -> [today, month end];
     "this year so far", "year to date", "bisher in diesem Monat", "Rest der Woche". A part word
-    that names no side ("im Laufe der Woche") follows the tense."""
+    that names no side ("im Laufe der Woche") follows the tense. "A week later" is no part of
+    this week: a counted unit before the part word is a duration."""
     now = inp.now
     for i in inp.find("part"):
         unit = _period_at(inp, i + 1)
-        if unit is None and inp.kind(i - 1) == "unit":
+        if unit is None and inp.kind(i - 1) == "unit" and inp.kind(i - 2) != "num":
             unit = _period_at(inp, i - 2 if inp.kind(i - 2) == "rel" else i - 1)
         if unit is None:
             continue

@@ -130,3 +130,88 @@ def test_a_new_date_alone_requeues_extraction_but_not_embedding(app: App) -> Non
     with app.connection() as conn:
         kinds = [r["kind"] for r in conn.execute("SELECT kind FROM context_jobs").fetchall()]
     assert kinds == ["temporal"]
+
+
+def _times(app: App, block_id: str) -> dict[date, str]:
+    with app.connection() as conn:
+        rows = conn.execute(
+            "SELECT DISTINCT source_date, source FROM context_temporal WHERE block_id = %s",
+            (block_id,),
+        ).fetchall()
+    return {r["source_date"]: r["source"] for r in rows}
+
+
+def test_relative_expressions_date_a_block_as_of_its_own_date(app: App) -> None:
+    who = principal(app)
+    turn = store(
+        app, who, "Caroline, 8 May 2023",
+        "Caroline: I went to a support group yesterday. We meet again next Friday! "
+        "I have been painting for years, every Monday.",
+        datetime(2023, 5, 8, 13),
+    )  # fmt: skip
+    drain(app, "temporal")
+    assert _times(app, turn) == {
+        date(2023, 5, 8): "own",
+        date(2023, 5, 7): "relative",  # yesterday
+        date(2023, 5, 12): "relative",  # next Friday after Monday May 8
+    }  # "every Monday" recurs and "for years" names no span: neither dates the block
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT ts_dates::text AS tokens, time_mass FROM context_blocks WHERE id = %s", (turn,)
+        ).fetchone()
+    assert row is not None and "d20230507" in row["tokens"] and "d20230512" in row["tokens"]
+    assert row["time_mass"] == 1.0  # the stated date only: relative days leave the mass alone
+
+
+def test_relative_dates_switch_off_and_need_an_own_date(app: App) -> None:
+    who = principal(app)
+    undated = store(app, who, "Note", "We shipped it yesterday.", None)
+    set_setting(app, "temporal.relative_dates", False)
+    off = store(app, who, "Standup", "We shipped it yesterday.", datetime(2026, 11, 24, 9))
+    drain(app, "temporal")
+    assert _times(app, undated) == {}
+    assert _times(app, off) == {date(2026, 11, 24): "own"}
+
+
+def test_a_question_finds_the_turn_that_reports_the_event(app: App) -> None:
+    # the event (May 6) is told in a later session (May 8), next to a turn of the same session
+    # about the same lake: the date the question names picks the one that reports it
+    who = principal(app)
+    told = store(
+        app, who, "Melanie, 8 May 2023 (D2:1)",
+        "Melanie: Two days ago we went camping at the lake with the kids.",
+        datetime(2023, 5, 8, 10),
+    )  # fmt: skip
+    store(
+        app, who, "Melanie, 8 May 2023 (D2:2)",
+        "Melanie: The lake looked lovely in the photos you sent, with the kids and the dog.",
+        datetime(2023, 5, 8, 10, 1),
+    )  # fmt: skip
+    drain(app, "temporal")
+    assert _times(app, told)[date(2023, 5, 6)] == "relative"
+    result = retrieval.query(
+        app,
+        who,
+        QueryRequest(query="What did Melanie do at the lake on 6 May 2023?", now=date(2023, 6, 1)),
+    )
+    assert result["sources"][0]["id"] == told
+
+
+def test_relative_dates_leave_written_dates_and_counts_to_others(app: App) -> None:
+    who = principal(app)
+    german = store(
+        app, who, "Tagebuch",
+        "Am 20. Dezember war ich bei Oma. Gestern haben wir telefoniert. Week 5 was the hardest.",
+        datetime(2023, 1, 10, 20),
+    )  # fmt: skip
+    english = store(app, who, "Diary", "I visited my aunt on Dec. 20 and ran 3rd.",
+                    datetime(2023, 1, 10, 20))  # fmt: skip
+    drain(app, "temporal")
+    # "Am 20." is no sentence of its own (no January 20), the written date is read once, with
+    # the block's year as before; "Week 5" counts weeks and "3rd" a place, so neither dates it
+    assert _times(app, german) == {
+        date(2023, 1, 10): "own",
+        date(2023, 12, 20): "content",
+        date(2023, 1, 9): "relative",
+    }
+    assert _times(app, english) == {date(2023, 1, 10): "own", date(2023, 12, 20): "content"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from plugin_kit import host_with, registers
 
 from ctx.core import Lexicon, build_matchers
@@ -59,3 +60,23 @@ def test_the_built_in_second_round_rules_share_the_cascade() -> None:
     names = {m.name for m in parser.matchers}
     assert {"en.offset", "en.rolling_span", "en.iso_week", "en.month_half"} <= names
     assert parser.parse("three days after Christmas", now=W).to_json()["start"] == "2025-12-28"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # durations, counts and names that look like the second round's forms
+        "a week later we met again", "Eine Woche später war alles gut", "I slept around 8 hours",
+        "It takes around 3 days to ship", "Ich zähle bis 10.", "Der Film ist ab 18.",
+        "I finished 3rd.", "my 21st", "The 15th to the 20th century", "The W2 form is due",
+        "Step 3 may take a while", "Option 2 may be better", "The h1 heading is too big",
+        "H1 B visa", "the last 7 days of his life", "Die letzten Tage von Pompeji",
+        "the advent of smartphones", "I had a martini", "Osterinsel", "Pfingstrosen im Garten",
+        "2027-W53", "Version 3.2.-4.1. changelog", "half of the budget went to marketing",
+        "die Hälfte der Tickets ist erledigt", "after lunch we talked about the roadmap",
+        "wir haben rund um das Thema Sicherheit diskutiert", "the rest of the slides",
+    ],
+)  # fmt: skip
+def test_look_alikes_name_no_time(text: str) -> None:
+    parser = parser_from_host(host_with(builtins=("temporal-en", "temporal-de")))
+    assert parser.parse(text, now=W).matcher is None
