@@ -78,6 +78,7 @@ class TemporalParser:
         self._by_ranking: dict[tuple[str, ...], list[TemporalMatcher]] = {}
         self.languages: list[str] = []
         self._vocabulary: dict[str, frozenset[str]] = {}
+        self._function_words: dict[str, frozenset[str]] = {}
         self._recurrence: dict[str, frozenset[str]] = {}
         intent: set[str] = set()
         topics: set[str] = set()
@@ -92,6 +93,9 @@ class TemporalParser:
                 self.languages.append(lang)
             self._vocabulary[lang] = self._vocabulary.get(lang, _EMPTY) | getattr(
                 m, "vocabulary", _EMPTY
+            )
+            self._function_words[lang] = self._function_words.get(lang, _EMPTY) | getattr(
+                m, "function_words", getattr(m, "vocabulary", _EMPTY)
             )
             self._recurrence[lang] = self._recurrence.get(lang, _EMPTY) | getattr(
                 m, "recurrence_words", _EMPTY
@@ -110,7 +114,7 @@ class TemporalParser:
         names kept (a holiday is a topic too). "What did Caroline do last Tuesday?" ->
         "caroline"; "the Christmas party last year" -> "christmas party"."""
         ranked = self.rank_languages(text)
-        own = self._vocabulary.get(ranked[0], _EMPTY) if ranked else _EMPTY
+        own = self._function_words.get(ranked[0], _EMPTY) if ranked else _EMPTY
         known = own.union(*self._time_words.values()) - self.topic_words
         return " ".join(
             t for t in raw_tokens(text) if t not in known and not any(ch.isdigit() for ch in t)

@@ -35,6 +35,13 @@ _CALENDAR_WEEK = re.compile(r"(?:kw|cw|wk)(\d{1,2})")
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 
 
+#: Token kinds that name a time on their own (see ``Lexicon.time_words``).
+TIME_NAMING = frozenset(
+    {"kw", "wd", "wds", "mon", "rel", "unit", "seg", "tod", "weekend", "hol", "cw", "q", "year",
+     "iso", "since", "until", "ago", "fromnow", "num"}
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Tok:
     kind: str
@@ -114,6 +121,15 @@ class Lexicon:
     @property
     def vocabulary(self) -> frozenset[str]:
         return frozenset(self.words) | self.stopwords
+
+    @cached_property
+    def time_words(self) -> frozenset[str]:
+        """The words that name a time ("Tuesday", "week", "last", "Christmas"); connectors and
+        modifiers ("after", "half", "around", "rest", "few") only do so next to such a word, so
+        a question's text keeps them ("half marathon", "the final exam")."""
+        return frozenset(
+            w for w, spec in self.words.items() if any(k in TIME_NAMING for k, _ in spec)
+        )
 
     @property
     def topic_words(self) -> frozenset[str]:

@@ -118,12 +118,16 @@ class RuleMatcher:
         return self.lexicon.vocabulary
 
     @property
+    def function_words(self) -> frozenset[str]:
+        return self.lexicon.stopwords
+
+    @property
     def topic_words(self) -> frozenset[str]:
         return self.lexicon.topic_words
 
     @property
     def time_words(self) -> frozenset[str]:
-        return frozenset(self.lexicon.words)
+        return self.lexicon.time_words
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ built-in ones come from the ``temporal-en`` and ``temporal-de`` plugins through 
 - ``recurrence_words``: words that turn a match into a recurring, purely cyclic one;
 - ``vocabulary``: words typical of the matcher's language, used to guess the language of a query;
 - ``time_words``: the words that name times, without the function words;
+- ``function_words``: the language's function words ("the", "was"), which ``residual`` drops
+  (default: the whole ``vocabulary``);
 - ``topic_words``: time words that are topics too (holiday names): ``residual`` keeps them.
 """
 
