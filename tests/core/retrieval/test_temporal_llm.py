@@ -17,7 +17,8 @@ from ctx.core.runtime import set_setting
 
 WHO = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
 TODAY = date(2026, 3, 18)  # a Wednesday
-FORTNIGHT = "release notes from a fortnight ago"  # "ago" is intent; no rule knows "fortnight"
+# "ago" is intent; no rule places "a while" (the rules read "a fortnight ago" since issue 12)
+WHILE_AGO = "release notes from a while ago"
 SPAN = {"start": "2026-03-02", "end": "2026-03-08"}
 
 
@@ -30,7 +31,7 @@ def _store(app: App, title: str, content: str) -> str:
     return str(blocks.store_block(app, WHO, req)["id"])
 
 
-def _ask(app: App, text: str = FORTNIGHT, now: date = TODAY) -> dict[str, Any]:
+def _ask(app: App, text: str = WHILE_AGO, now: date = TODAY) -> dict[str, Any]:
     return query(app, WHO, QueryRequest(query=text, now=now, explain=True))
 
 
@@ -43,7 +44,7 @@ def _stage(out: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def test_the_rules_leave_the_test_query_to_a_fallback(app: App) -> None:
-    result = app.temporal_parser.parse(FORTNIGHT, now=TODAY)
+    result = app.temporal_parser.parse(WHILE_AGO, now=TODAY)
     assert not result.matched and result.intent
     assert result.fallback == "skipped: no translate backend"
 
@@ -66,7 +67,7 @@ def test_the_model_span_is_used_and_gravity_pulls_blocks_dated_in_it(app: App, s
     assert _stage(out, "temporal")["temporal_llm"] == "resolved"
     (body,) = _chats(srv)
     system, user = body["messages"]
-    assert user == {"role": "user", "content": FORTNIGHT}
+    assert user == {"role": "user", "content": WHILE_AGO}
     assert "Today is 2026-03-18 (Wednesday)" in system["content"]
     assert calendar_table(TODAY) in system["content"]
     assert "| Monday | 2026-03-09 | 2026-03-16 | 2026-03-23 |" in system["content"]
@@ -81,7 +82,7 @@ def test_the_first_json_object_counts_and_reasoning_is_ignored(app: App, srv: An
         '<think>maybe {"start": "1990-01-01", "end": "1990-01-02"}</think>\n'
         'Sure: ```json\n{"start": "2026-03-04", "end": "2026-03-04"}\n``` and {"none": true}'
     )
-    found = resolve_with_llm(app, FORTNIGHT, TODAY)
+    found = resolve_with_llm(app, WHILE_AGO, TODAY)
     assert found is not None and found.matched and found.matcher == "llm"
     assert found.start == found.end == date(2026, 3, 4) and found.dates == [date(2026, 3, 4)]
 
@@ -115,7 +116,7 @@ def test_no_dates_is_an_answer_too_and_is_cached(app: App, srv: Any) -> None:
     srv.chat_replies.append('{"none": true}')
     first = _ask(app)
     assert first["temporal"]["fallback"] == "llm: no dates" and not first["temporal"]["matched"]
-    second = _ask(app, "  Release NOTES from a   fortnight ago ")  # the same query, normalised
+    second = _ask(app, "  Release NOTES from a   while ago ")  # the same query, normalised
     assert second["temporal"]["fallback"] == "llm: no dates"
     assert _stage(second, "temporal")["cached"] is True
     assert len(_chats(srv)) == 1
