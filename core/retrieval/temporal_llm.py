@@ -1,7 +1,7 @@
 """The temporal LLM fallback: when the rules find no time in a query that is about time.
 
 The deterministic parser runs first; only when it matched nothing but the query carries temporal
-intent ("notes from a fortnight ago") is the translate chain asked. The prompt
+intent ("notes from a while ago") is the translate chain asked. The prompt
 (``policies/prompts/temporal.v1.md``) carries a calendar of the days around today (yesterday,
 every weekday of last, this and next week, the first of the months around this one, this and
 last year), so the model looks dates up instead of computing them. It answers one JSON object,
