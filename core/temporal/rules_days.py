@@ -75,9 +75,13 @@ def time_of_day(inp: RuleInput) -> TemporalResult | None:
 
 @needs("weekend")
 def weekend(inp: RuleInput) -> TemporalResult | None:
-    """ "am Wochenende", "last weekend", "nächstes Wochenende"."""
+    """ "am Wochenende", "last weekend", "nächstes Wochenende", "two weekends ago", "vor zwei
+    Wochenenden"."""
     for i in inp.find("weekend"):
         rel = inp.int_value(i - 1) if inp.kind(i - 1) == "rel" else None
+        counted = inp.kind(i - 1) == "num" and 0 < inp.int_value(i - 1) < 1000
+        if counted and (inp.kind(i + 1) == "ago" or inp.kind(i - 2) == "before"):
+            rel = -inp.int_value(i - 1)  # "two weekends ago", "vor zwei Wochenenden"
         first, last = weekend_span(inp.now, rel, inp.tense)
         return TemporalResult.span(first, last, direction_between(first, last, inp.now), W_WEEKEND)
     return None

@@ -136,3 +136,15 @@ def test_parts_of_the_week_on_every_day(bilingual: TemporalParser, now: date) ->
 def test_no_span_without_a_period(bilingual: TemporalParser, text: str) -> None:
     result = bilingual.parse(text, now=W)
     assert result.matcher is None or not result.matcher.endswith(("rolling_span", "part_of_period"))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("two weekends ago", "2026-03-14", "2026-03-15"),
+        ("vor zwei Wochenenden", "2026-03-14", "2026-03-15"),
+        ("a weekend ago", "2026-03-21", "2026-03-22"),
+    ],
+)
+def test_counted_weekends_back(bilingual: TemporalParser, text: str, start: str, end: str) -> None:
+    assert iso(bilingual.parse(text, now=W)) == (start, end)
