@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import partial
 
 from ctx.core import temporal_kit as kit
 
@@ -109,14 +110,25 @@ def ordinal_weekday(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "the second Friday in June", "the last Friday of May", "first Monday of next month",
     "am letzten Donnerstag im Monat", "am 2. Dienstag im März"."""
     for i in inp.find("wd"):
-        n = _ordinal(inp, i - 1)
-        tense = tense_without(inp, i - 1)
-        ref = month_ref(inp, i + 1, tense) if n is not None else None
-        if n is None or ref is None:
-            continue
-        span = _in_month(inp, ref, _nth_weekday(inp.int_value(i), n), tense)
-        return _result(inp, span, W_NTH_WEEKDAY)
+        found = _nth_of_month(inp, i, partial(_nth_weekday, inp.int_value(i)), W_NTH_WEEKDAY)
+        if found is not None:
+            return found
     return None
+
+
+def _nth_of_month(
+    inp: kit.RuleInput, i: int, pick: Callable[[int], Pick], weights: dict[str, float]
+) -> kit.TemporalResult | None:
+    """The n-th thing of a month when an ordinal stands before token ``i`` and a month after
+    it: ``pick(n)`` chooses the days in a given month."""
+    n = _ordinal(inp, i - 1)
+    if n is None:
+        return None
+    tense = tense_without(inp, i - 1)
+    ref = month_ref(inp, i + 1, tense)
+    if ref is None:
+        return None
+    return _result(inp, _in_month(inp, ref, pick(n), tense), weights)
 
 
 def _half_of_month(half: int) -> Pick:
@@ -186,12 +198,9 @@ def month_weekend(inp: kit.RuleInput) -> kit.TemporalResult | None:
     """ "the last weekend of April", "am ersten Wochenende im Mai": the n-th Saturday and the
     Sunday after it."""
     for i in inp.find("weekend"):
-        n = _ordinal(inp, i - 1)
-        tense = tense_without(inp, i - 1)
-        ref = month_ref(inp, i + 1, tense) if n is not None else None
-        if n is None or ref is None:
-            continue
-        return _result(inp, _in_month(inp, ref, _nth_weekend(n), tense), W_NTH_WEEKEND)
+        found = _nth_of_month(inp, i, _nth_weekend, W_NTH_WEEKEND)
+        if found is not None:
+            return found
     return None
 
 
@@ -225,17 +234,12 @@ def month_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
     for i in inp.find("unit"):
         if inp.value(i) != "week" or inp.toks[i].raw in inp.lex.plurals:
             continue
-        n = _ordinal(inp, i - 1)
-        tense = tense_without(inp, i - 1)
-        ref = month_ref(inp, i + 1, tense) if n is not None else None
-        if n is not None and ref is None:
-            year = _year_ref(inp, i + 1)
-            if year is not None:  # "the last week of the year": of December or January
-                week = _nth_week(n)(year, 12 if n < 0 else 1)
-                return _result(inp, week, W_PART)
-        if n is None or ref is None:
-            continue
-        return _result(inp, _in_month(inp, ref, _nth_week(n), tense), W_PART)
+        found = _nth_of_month(inp, i, _nth_week, W_PART)
+        if found is not None:
+            return found
+        n, year = _ordinal(inp, i - 1), _year_ref(inp, i + 1)
+        if n is not None and year is not None:  # "the last week of the year": Dec or Jan
+            return _result(inp, _nth_week(n)(year, 12 if n < 0 else 1), W_PART)
     return None
 
 

@@ -49,17 +49,25 @@ def rolling_span(inp: kit.RuleInput) -> kit.TemporalResult | None:
                 amount = 1
             else:
                 continue
-        if amount <= 0:
-            continue
-        if unit == "hour":  # "the last 24 hours": every day the hours touch
-            unit, amount = "day", -(-amount // 24)
-        moved = kit.shift(inp.now, unit, rel * amount)
-        if moved is None:
-            continue
-        if rel < 0:
-            return kit.TemporalResult.span(moved, inp.now, "past", W_ROLLING)
-        return kit.TemporalResult.span(inp.now, moved, "future", W_ROLLING)
+        found = _from_today(inp, unit, amount, rel)
+        if found is not None:
+            return found
     return _within(inp)
+
+
+def _from_today(inp: kit.RuleInput, unit: str, amount: int, sign: int) -> kit.TemporalResult | None:
+    """The span from today ``amount`` units back (``sign`` -1) or ahead; hours count every day
+    they touch ("the last 24 hours" is yesterday and today)."""
+    if amount <= 0:
+        return None
+    if unit == "hour":
+        unit, amount = "day", -(-amount // 24)
+    moved = kit.shift(inp.now, unit, sign * amount)
+    if moved is None:
+        return None
+    if sign < 0:
+        return kit.TemporalResult.span(moved, inp.now, "past", W_ROLLING)
+    return kit.TemporalResult.span(inp.now, moved, "future", W_ROLLING)
 
 
 def _within(inp: kit.RuleInput) -> kit.TemporalResult | None:
@@ -69,18 +77,11 @@ def _within(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if inp.toks[i].raw not in inp.lex.within_words:
             continue
         amount, j = _count(inp, i + 1 + (inp.kind(i + 1) == "from"))  # "innerhalb von"
-        if amount is None or amount <= 0 or inp.kind(j) != "unit":
+        if amount is None or inp.kind(j) != "unit":
             continue
-        unit = str(inp.value(j))
-        if unit == "hour":
-            unit, amount = "day", -(-amount // 24)
-        sign = -1 if inp.tense == "past" else 1
-        moved = kit.shift(inp.now, unit, sign * amount)
-        if moved is None:
-            continue
-        if sign < 0:
-            return kit.TemporalResult.span(moved, inp.now, "past", W_ROLLING)
-        return kit.TemporalResult.span(inp.now, moved, "future", W_ROLLING)
+        found = _from_today(inp, str(inp.value(j)), amount, -1 if inp.tense == "past" else 1)
+        if found is not None:
+            return found
     return None
 
 
