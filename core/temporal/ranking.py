@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
-from ctx.core.temporal.fts import fts_terms
+from ctx.core.temporal.fts import MAX_DAYS, fts_terms
 from ctx.core.temporal.gravity import GravityQuery
 from ctx.core.temporal.indexing import date_token
 from ctx.core.temporal.types import TemporalResult
@@ -21,10 +21,18 @@ if TYPE_CHECKING:
 
 
 def date_query(result: TemporalResult) -> str | None:
-    """The date channel's tsquery ('d20260323 | m202603'), or None when nothing resolved."""
-    if not result.matched:
+    """The date channel's tsquery ('d20260323 | m202603'), or None when nothing resolved.
+
+    A span of more than a week is asked for by its months alone: its first and last day as
+    well would rank the blocks dated on those two days above the rest of the span. A purely
+    cyclic result ("during Thanksgiving" with no year or tense: every Thanksgiving) names no
+    day on the time line, so it asks nothing; cyclic gravity carries it."""
+    if not result.matched or result.weights.get("linear", 0.0) <= 0:
         return None
-    terms = fts_terms(result.days(limit=3660))
+    days = result.days(limit=3660)
+    terms = fts_terms(days)
+    if len(set(days)) > MAX_DAYS:
+        terms = [t for t in terms if len(t) == 7]  # the YYYY-MM prefixes
     return " | ".join(date_token(t) for t in terms) or None
 
 
