@@ -215,3 +215,15 @@ def test_relative_dates_leave_written_dates_and_counts_to_others(app: App) -> No
         date(2023, 1, 9): "relative",
     }
     assert _times(app, english) == {date(2023, 1, 10): "own", date(2023, 12, 20): "content"}
+
+
+def test_the_date_channel_asks_a_wide_span_by_its_months_and_a_cycle_not_at_all(app: App) -> None:
+    parse = app.temporal_parser.parse
+    # a month: its month token alone, so the blocks of its first and last day are not favoured
+    assert date_query(parse("what happened in August 2023", now=NOW)) == "m202308"
+    assert date_query(parse("the last 10 days", now=NOW)) == "m202611"
+    # a week or less: its days and months
+    assert date_query(parse("yesterday", now=NOW)) == "d20261129 | m202611"
+    # every Thanksgiving, every Monday: cycles, no day on the time line
+    assert date_query(parse("what do we watch during Thanksgiving", now=NOW)) is None
+    assert date_query(parse("every Monday", now=NOW)) is None
