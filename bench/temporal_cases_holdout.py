@@ -19,13 +19,7 @@ no time and must stay unmatched.
 
 from __future__ import annotations
 
-W = "2026-03-25"  # Wednesday
-YE = "2026-12-31"  # Thursday
-NY = "2027-01-01"  # Friday
-LEAP = "2024-02-29"  # Thursday
-SUN = "2026-06-07"  # Sunday
-
-Case = tuple[str, str, str | None, str | None]
+from temporal_cases_data import LEAP, NY, SUN, YE, Case, W
 
 GROUPS: dict[str, list[Case]] = {
     "rolling spans": [

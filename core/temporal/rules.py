@@ -13,7 +13,7 @@ from functools import cached_property
 
 from ctx.core.temporal import calendar_spans
 from ctx.core.temporal.lexicon import Lexicon, Tok, month_licensed
-from ctx.core.temporal.types import ParseContext, TemporalResult
+from ctx.core.temporal.types import ParseContext, TemporalResult, direction_between
 
 W_LINEAR = {"linear": 1.0}
 W_LINEAR_WEEKDAY = {"linear": 0.6, "weekday": 0.4}
@@ -65,6 +65,24 @@ class RuleInput:
 
     def find(self, *kinds: str) -> list[int]:
         return [i for i, t in enumerate(self.toks) if t.kind in kinds]
+
+    def day_number(self, i: int) -> int | None:
+        """Token ``i`` as a day of the month (a number 1-31 in digits or an ordinal word)."""
+        if self.kind(i) in ("num", "ord") and 1 <= self.int_value(i) <= 31:
+            return self.int_value(i)
+        return None
+
+    def month_at(self, i: int) -> bool:
+        """Whether token ``i`` names a month here ("in May", not "I may go")."""
+        return (
+            self.kind(i) == "mon"
+            and isinstance(self.value(i), int)
+            and month_licensed(self.lex, self.toks, i, self.text)
+        )
+
+    def span(self, first: date, last: date, weights: dict[str, float]) -> TemporalResult:
+        """A result for ``first .. last``, its direction seen from today."""
+        return TemporalResult.span(first, last, direction_between(first, last, self.now), weights)
 
 
 Rule = Callable[[RuleInput], TemporalResult | None]
@@ -279,7 +297,7 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
         span = weekend_span(now, rel, tense)
         return Phrase(span[0], span[1], j + 1, "weekend")
     if k == "mon" and isinstance(value, int) and month_licensed(inp.lex, toks, j, inp.text):
-        if rel is None and _day_number(inp, j + 1):
+        if rel is None and inp.day_number(j + 1) is not None:
             return _month_day(inp, value, inp.int_value(j + 1), j + 2, tense)
         year = month_in(now, value, rel, tense)
         nxt = j + 1
@@ -294,7 +312,7 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
     if kind == "year":
         first, last = calendar_spans.year_bounds(inp.int_value(i))
         return Phrase(first, last, i + 1, "year")
-    if kind in ("num", "ord") and _day_number(inp, i) and _month_after(inp, i + 1):
+    if inp.day_number(i) is not None and inp.month_at(i + 1):
         return _month_day(inp, inp.int_value(i + 1), inp.int_value(i), i + 2, tense)
     if kind == "num" and inp.kind(i + 1) == "unit":
         unit = str(inp.value(i + 1))
@@ -306,20 +324,6 @@ def resolve(inp: RuleInput, i: int, backward: bool | None) -> Phrase | None:
             return None
         return Phrase(moved, moved, i + 2 + (inp.kind(i + 2) == "ago"), "day")
     return None
-
-
-def _day_number(inp: RuleInput, i: int) -> bool:
-    """Whether token ``i`` can be a day of the month (a number 1-31 written as digits or an
-    ordinal word)."""
-    return inp.kind(i) in ("num", "ord") and 1 <= inp.int_value(i) <= 31
-
-
-def _month_after(inp: RuleInput, i: int) -> bool:
-    return (
-        inp.kind(i) == "mon"
-        and isinstance(inp.value(i), int)
-        and month_licensed(inp.lex, inp.toks, i, inp.text)
-    )
 
 
 def _month_day(inp: RuleInput, month: int, day: int, nxt: int, tense: str) -> Phrase | None:

@@ -35,10 +35,6 @@ from ctx.core.temporal.types import Direction, TemporalResult, direction_between
 _CONNECTORS = ("to", "until")
 
 
-def _span(inp: RuleInput, first: date, last: date, weights: dict[str, float]) -> TemporalResult:
-    return TemporalResult.span(first, last, direction_between(first, last, inp.now), weights)
-
-
 @needs("iso")
 def iso_date(inp: RuleInput) -> TemporalResult | None:
     """ISO dates: one or several days, "X to Y" / "between X and Y", "since X", "until X"."""
@@ -51,7 +47,7 @@ def iso_date(inp: RuleInput) -> TemporalResult | None:
     if len(where) == 2 and where[1] - where[0] == 2:
         link = inp.kind(where[0] + 1)
         if link in _CONNECTORS or (link == "and" and inp.kind(where[0] - 1) == "between"):
-            return _span(inp, days_[0], days_[1], W_LINEAR)
+            return inp.span(days_[0], days_[1], W_LINEAR)
     if len(where) == 1:
         before = inp.kind(where[0] - 1)
         if before == "since" and days_[0] <= now:
@@ -124,7 +120,7 @@ def range_phrase(inp: RuleInput) -> TemporalResult | None:
                                    last.start.month)[1]  # fmt: skip
         if end < first.start:
             continue
-        return _span(inp, first.start, end, _range_weights(first, last))
+        return inp.span(first.start, end, _range_weights(first, last))
     return None
 
 
@@ -162,8 +158,8 @@ def week_segment(inp: RuleInput) -> TemporalResult | None:
             continue
         monday, _sunday = calendar_spans.week_bounds(inp.now, offset)
         first, last = WEEK_SEGMENTS[str(inp.value(i))]
-        return _span(
-            inp, monday + timedelta(days=first), monday + timedelta(days=last), W_LINEAR_WEEK
+        return inp.span(
+            monday + timedelta(days=first), monday + timedelta(days=last), W_LINEAR_WEEK
         )
     return None
 
@@ -175,7 +171,7 @@ def relative_week(inp: RuleInput) -> TemporalResult | None:
         offset = _rel_unit(inp, i, "week")
         if offset is not None:
             span = calendar_spans.week_bounds(inp.now, offset)
-            return _span(inp, span[0], span[1], W_LINEAR_WEEK)
+            return inp.span(span[0], span[1], W_LINEAR_WEEK)
         if tok.kind == "cw":
             week, nxt = tok.value, i + 1
             if week is None and inp.kind(i + 1) == "num":
@@ -183,7 +179,7 @@ def relative_week(inp: RuleInput) -> TemporalResult | None:
             year = inp.int_value(nxt) if inp.kind(nxt) == "year" else inp.now.isocalendar()[0]
             bounds = calendar_spans.iso_week_bounds(year, week) if isinstance(week, int) else None
             if bounds:
-                return _span(inp, bounds[0], bounds[1], W_LINEAR_WEEK)
+                return inp.span(bounds[0], bounds[1], W_LINEAR_WEEK)
     return None
 
 
@@ -207,11 +203,11 @@ def month_segment(inp: RuleInput) -> TemporalResult | None:
             if inp.kind(j + 1) == "year":
                 year = inp.int_value(j + 1)
             first, last = calendar_spans.month_segment(year, value, segment)
-            return _span(inp, first, last, W_MONTHDAY)
+            return inp.span(first, last, W_MONTHDAY)
         if kind == "unit" and value == "month":
             year, month = calendar_spans.shift_month(now.year, now.month, rel or 0)
             first, last = calendar_spans.month_segment(year, month, segment)
-            return _span(inp, first, last, W_MONTHDAY if rel else W_MONTHDAY_GENERIC)
+            return inp.span(first, last, W_MONTHDAY if rel else W_MONTHDAY_GENERIC)
         if kind == "unit" and value == "year":
             year = now.year + (rel or 0)
             if inp.kind(j + 1) == "year":
@@ -219,7 +215,7 @@ def month_segment(inp: RuleInput) -> TemporalResult | None:
             months = {"start": (1, 1), "mid": (6, 7), "end": (12, 12)}[segment]
             first = calendar_spans.month_bounds(year, months[0])[0]
             last = calendar_spans.month_bounds(year, months[1])[1]
-            return _span(inp, first, last, W_LINEAR_MONTH)
+            return inp.span(first, last, W_LINEAR_MONTH)
     return None
 
 
@@ -237,7 +233,7 @@ def month_name(inp: RuleInput) -> TemporalResult | None:
         elif (offset := _rel_unit(inp, i + 1, "year")) is not None:
             year = inp.now.year + offset
         first, last = calendar_spans.month_bounds(year, month)
-        return _span(inp, first, last, W_LINEAR_MONTH)
+        return inp.span(first, last, W_LINEAR_MONTH)
     return None
 
 
@@ -250,7 +246,7 @@ def relative_month(inp: RuleInput) -> TemporalResult | None:
             span = unit_span(inp.now, "month", offset)
             if span is None:
                 raise ValueError(f"no {offset:+d} period from {inp.now}")
-            return _span(inp, span[0], span[1], W_LINEAR_MONTH)
+            return inp.span(span[0], span[1], W_LINEAR_MONTH)
     return None
 
 
@@ -264,7 +260,7 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
             span = unit_span(now, "quarter", offset)
             if span is None:
                 raise ValueError(f"no {offset:+d} period from {inp.now}")
-            return _span(inp, span[0], span[1], W_LINEAR_QUARTER)
+            return inp.span(span[0], span[1], W_LINEAR_QUARTER)
         number = None
         nxt = i + 1
         if tok.kind == "q":
@@ -279,7 +275,7 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
             continue
         if inp.kind(nxt) == "year":
             first, last = calendar_spans.quarter_bounds(inp.int_value(nxt), number)
-            return _span(inp, first, last, W_LINEAR_QUARTER)
+            return inp.span(first, last, W_LINEAR_QUARTER)
 
         def quarter_of(y: int, q: int = number) -> tuple[date, date]:
             return calendar_spans.quarter_bounds(y, q)
@@ -287,7 +283,7 @@ def quarter(inp: RuleInput) -> TemporalResult | None:
         occurrence = calendar_spans.annual_occurrence(quarter_of, now, inp.tense)
         if occurrence is None:  # only at the calendar's ends
             raise ValueError(f"no Q{number} near {now}")
-        return _span(inp, occurrence[0], occurrence[1], W_QUARTER)
+        return inp.span(occurrence[0], occurrence[1], W_QUARTER)
     return None
 
 
@@ -298,14 +294,14 @@ def relative_year(inp: RuleInput) -> TemporalResult | None:
         offset = _rel_unit(inp, i, "year")
         if offset is not None:
             first, last = calendar_spans.year_bounds(inp.now.year + offset)
-            return _span(inp, first, last, W_LINEAR)
+            return inp.span(first, last, W_LINEAR)
         if tok.kind == "year" and (
             (inp.kind(i - 1) == "unit" and inp.value(i - 1) == "year")
             or inp.kind(i - 1) in ("in", "since", "until")
             or tok.prev_raw in inp.lex.month_context
         ):
             first, last = calendar_spans.year_bounds(inp.int_value(i))
-            return _span(inp, first, last, W_LINEAR)
+            return inp.span(first, last, W_LINEAR)
     return None
 
 

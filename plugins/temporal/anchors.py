@@ -14,14 +14,6 @@ W_AROUND = {"linear": 0.7, "seasonal": 0.3}
 _LINKS = ("after", "before", "from")
 
 
-def _span(
-    inp: kit.RuleInput, first: date, last: date, weights: dict[str, float]
-) -> kit.TemporalResult:
-    return kit.TemporalResult.span(
-        first, last, kit.direction_between(first, last, inp.now), weights
-    )
-
-
 def _following(base: date, unit: str, sign: int) -> kit.Span | None:
     """The whole unit right after (``sign`` 1) or before (-1) ``base``: "the week after Easter"."""
     moved = kit.shift(base, unit, sign)
@@ -53,11 +45,11 @@ def offset(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if not counted and unit != "day":
             span = _following(base, unit, sign)
             if span is not None:
-                return _span(inp, span[0], span[1], W_OFFSET)
+                return inp.span(span[0], span[1], W_OFFSET)
             continue
         day = kit.shift(base, unit, sign * (inp.int_value(i - 1) if counted else 1))
         if day is not None:
-            return _span(inp, day, day, W_OFFSET)
+            return inp.span(day, day, W_OFFSET)
     for i in inp.find("kw"):
         # "morgen in einer Woche", "gestern vor einer Woche", "today in two weeks"
         link = inp.kind(i + 1)
@@ -66,7 +58,7 @@ def offset(inp: kit.RuleInput) -> kit.TemporalResult | None:
             amount = inp.int_value(i + 2) * (-1 if link == "before" else 1)
             day = kit.shift(base, str(inp.value(i + 3)), amount)
             if day is not None:
-                return _span(inp, day, day, W_OFFSET)
+                return inp.span(day, day, W_OFFSET)
     return None
 
 
@@ -98,7 +90,7 @@ def around(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if anchor is None:
             continue
         pad = timedelta(days=_padding(anchor))
-        return _span(inp, anchor.start - pad, anchor.end + pad, W_AROUND)
+        return inp.span(anchor.start - pad, anchor.end + pad, W_AROUND)
     return None
 
 
@@ -126,14 +118,14 @@ def weekday_by_anchor(inp: kit.RuleInput) -> kit.TemporalResult | None:
                 # "Friday before last" / "Monday after next": two weeks' worth of that weekday
                 if weekend:
                     first, last = kit.weekend_span(inp.now, 2 * sign, inp.tense)
-                    return _span(inp, first, last, W_OFFSET)
+                    return inp.span(first, last, W_OFFSET)
                 day = kit.weekday_date(inp.now, weekday, 2 * sign, sign < 0)
-                return _span(inp, day, day, W_OFFSET)
+                return inp.span(day, day, W_OFFSET)
             continue
         day = _weekday_around(anchor, weekday, sign)
         if weekend and sign < 0:
             day = kit.previous_weekday(anchor.start, 6) - timedelta(days=1)  # the Saturday
-        return _span(inp, day, day + timedelta(days=1 if weekend else 0), W_OFFSET)
+        return inp.span(day, day + timedelta(days=1 if weekend else 0), W_OFFSET)
     return None
 
 
@@ -157,5 +149,5 @@ def week_of(inp: kit.RuleInput) -> kit.TemporalResult | None:
         if anchor is None:
             continue
         first, last = kit.week_bounds(anchor.start)
-        return _span(inp, first, last, {"linear": 0.7, "week": 0.3})
+        return inp.span(first, last, {"linear": 0.7, "week": 0.3})
     return None

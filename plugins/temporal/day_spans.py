@@ -20,11 +20,7 @@ _BETWEEN_DATES = frozenset(
 
 
 def _span(inp: kit.RuleInput, first: date, last: date) -> kit.TemporalResult | None:
-    if last < first:
-        return None
-    return kit.TemporalResult.span(
-        first, last, kit.direction_between(first, last, inp.now), W_DAY_RANGE
-    )
+    return inp.span(first, last, W_DAY_RANGE) if first <= last else None
 
 
 def _dated(
@@ -93,12 +89,6 @@ def _from_mentions(inp: kit.RuleInput) -> kit.TemporalResult | None:
     return None
 
 
-def _day_number(inp: kit.RuleInput, i: int) -> int | None:
-    if inp.kind(i) in ("num", "ord") and 1 <= inp.int_value(i) <= 31:
-        return inp.int_value(i)
-    return None
-
-
 def _hyphenated(inp: kit.RuleInput, a: int, b: int) -> bool:
     return re.search(rf"(?<!\d){a}(?:\.|st|nd|rd|th)?\s*[-–]\s*{b}(?!\d)", inp.text) is not None
 
@@ -112,19 +102,19 @@ def _from_tokens(inp: kit.RuleInput) -> kit.TemporalResult | None:
         linked = kind in ("to", "until") or (kind == "and" and "between" in _kinds(inp, c))
         if linked:
             left, right = c - 1, c + 1
-        elif _day_number(inp, c) is not None and _day_number(inp, c + 1) is not None:
+        elif inp.day_number(c) is not None and inp.day_number(c + 1) is not None:
             left, right = c, c + 1
             if not _hyphenated(inp, inp.int_value(c), inp.int_value(c + 1)):
                 continue
         else:
             continue
-        d1, d2 = _day_number(inp, left), _day_number(inp, right)
+        d1, d2 = inp.day_number(left), inp.day_number(right)
         if d1 is None or d2 is None:
             continue
-        if _month(inp, right + 1):  # "4 to 9 May", "2. bis 6. Juni 2027"
+        if inp.month_at(right + 1):  # "4 to 9 May", "2. bis 6. Juni 2027"
             m2, year_at = inp.int_value(right + 1), right + 2
             m1 = m2 if d1 <= d2 else (m2 - 2) % 12 + 1  # "vom 31. bis 2. Februar"
-        elif _month(inp, left - 1):  # "May 4 to 9, 2027", "May 28 to 3"
+        elif inp.month_at(left - 1):  # "May 4 to 9, 2027", "May 28 to 3"
             m1, year_at = inp.int_value(left - 1), right + 1
             m2 = m1 if d1 <= d2 else m1 % 12 + 1
         else:
@@ -201,18 +191,12 @@ def bare_day_rule(inp: kit.RuleInput) -> kit.TemporalResult | None:
     for i in inp.find("num"):
         found = bare_day(inp, i) if i == len(inp.toks) - 1 else None  # the last word: no range
         if found is not None:
-            return kit.TemporalResult.single(
-                found, kit.direction_between(found, found, inp.now), W_DAY_RANGE
-            )
+            return inp.span(found, found, W_DAY_RANGE)
     return None
 
 
 def _kinds(inp: kit.RuleInput, c: int) -> set[str]:
     return {inp.kind(i) for i in range(max(c - 3, 0), c)}
-
-
-def _month(inp: kit.RuleInput, i: int) -> bool:
-    return inp.kind(i) == "mon" and kit.month_licensed(inp.lex, inp.toks, i, inp.text)
 
 
 def _since_until(inp: kit.RuleInput) -> kit.TemporalResult | None:
@@ -221,12 +205,12 @@ def _since_until(inp: kit.RuleInput) -> kit.TemporalResult | None:
     now = inp.now
     for i in inp.find("since", "until"):
         j = i + 1
-        day_first = _day_number(inp, j) is not None and _month(inp, j + 1)
-        month_first = _month(inp, j) and _day_number(inp, j + 1) is not None
+        day_first = inp.day_number(j) is not None and inp.month_at(j + 1)
+        month_first = inp.month_at(j) and inp.day_number(j + 1) is not None
         since = inp.kind(i) == "since"
         if not since and (
-            _day_number(inp, i - 1) is not None
-            or (_month(inp, i - 1) and _day_number(inp, i - 2) is not None)
+            inp.day_number(i - 1) is not None
+            or (inp.month_at(i - 1) and inp.day_number(i - 2) is not None)
         ):
             continue  # "vom 31. bis 2. Februar": the end of a range, not "until"
         alone = bare_day(inp, j, back=since) if not (day_first or month_first) else None

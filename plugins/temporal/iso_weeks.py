@@ -65,9 +65,7 @@ def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
         relative = inp.kind(i - 1) == "rel" and inp.kind(i + 1) != "num"
         if inp.kind(i) == "cw" and inp.value(i) is None and relative:
             monday, sunday = kit.week_bounds(inp.now, inp.int_value(i - 1))
-            return kit.TemporalResult.span(
-                monday, sunday, kit.direction_between(monday, sunday, inp.now), W_ISO_WEEK
-            )
+            return inp.span(monday, sunday, W_ISO_WEEK)
         found = _week_at(inp, i)
         if found is None:
             continue
@@ -104,7 +102,7 @@ def iso_week(inp: kit.RuleInput) -> kit.TemporalResult | None:
             days = [span[0] + timedelta(days=k) for k in range(7)]
             days += [other[0] + timedelta(days=k) for k in range(7)]
             return kit.TemporalResult.multi(days, direction, W_ISO_WEEK)
-        return kit.TemporalResult.span(span[0], span[1], direction, W_ISO_WEEK)
+        return inp.span(span[0], span[1], W_ISO_WEEK)
     return None
 
 

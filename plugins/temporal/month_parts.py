@@ -89,12 +89,7 @@ def _in_month(inp: kit.RuleInput, ref: MonthRef, pick: Pick, tense: str) -> kit.
 def _result(
     inp: kit.RuleInput, span: kit.Span | None, weights: dict[str, float]
 ) -> kit.TemporalResult | None:
-    if span is None:
-        return None
-    first, last = span
-    return kit.TemporalResult.span(
-        first, last, kit.direction_between(first, last, inp.now), weights
-    )
+    return inp.span(span[0], span[1], weights) if span is not None else None
 
 
 def _nth_weekday(weekday: int, n: int) -> Pick:
