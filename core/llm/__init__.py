@@ -22,12 +22,13 @@ from ctx.core.llm.calls import Reply, available, chat, embed, rerank, stream
 from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
 from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
 from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
-from ctx.core.llm.openai_wire import ChatResult, Limits, OpenAIClient
+from ctx.core.llm.openai_wire import TIMEOUT_PARAM, ChatResult, Limits, OpenAIClient
 from ctx.core.llm.pool import BackendPool
 from ctx.core.llm.probe import probe_backend
 from ctx.core.llm.prompts import prompt_versions, render_prompt
 
 __all__ = [
+    "TIMEOUT_PARAM",
     "ROLES",
     "SENSITIVITY_ORDER",
     "TRUST_LEVELS",

@@ -65,10 +65,12 @@ def attempts(
     *,
     need: int = 0,
     passed: list[str] | None = None,
+    required: Sequence[Piece] = (),
 ) -> Iterator[Attempt]:
     """The backends to try for ``role`` with what each may see; the ones passed over (and why)
-    are appended to ``passed``. Raises ``NoBackend`` when the chain is empty or no backend is
-    trusted with enough of the pieces."""
+    are appended to ``passed``. A backend must see at least ``need`` pieces and every piece of
+    ``required`` (each also one of ``pieces``). Raises ``NoBackend`` when the chain is empty or
+    no backend is trusted with enough of the pieces."""
     pool = app.backends
     chain = pool.chain(role)
     if not chain:
@@ -77,6 +79,9 @@ def attempts(
         passed = []
     for backend in chain:
         admitted, withheld = admit(backend.trust, pieces)
+        if any(all(r is not p for p in admitted) for r in required):
+            passed.append(f"{backend.name} (trust {backend.trust}) may not see the subject")
+            continue
         if len(admitted) < need:
             passed.append(
                 f"{backend.name} (trust {backend.trust}) may see {len(admitted)} of "
@@ -171,6 +176,7 @@ def _first_answer(
     need: int,
     send: Send[T],
     request: Callable[[Attempt], Any] = lambda a: None,
+    required: Sequence[Piece] = (),
 ) -> tuple[T, Reply]:
     """Walk ``role``'s chain until one backend answers ``send``; log every attempt, cool down
     the ones that fail. ``request(attempt)`` builds what is sent (and what the log keeps with
@@ -178,7 +184,7 @@ def _first_answer(
     failures: list[str] = []
     passed: list[str] = []
     try:
-        for a in attempts(app, role, pieces, need=need, passed=passed):
+        for a in attempts(app, role, pieces, need=need, passed=passed, required=required):
             logged = request(a)
             started = time.perf_counter()
             try:
@@ -206,13 +212,17 @@ def chat(
     pieces: Sequence[Piece] = (),
     need: int = 0,
     params: Mapping[str, Any] | None = None,
+    required: Sequence[Piece] = (),
 ) -> Reply:
-    """One whole answer from the first backend of ``role`` that gives one."""
+    """One whole answer from the first backend of ``role`` that gives one; only backends that
+    may see every piece of ``required`` are tried."""
 
     def send(a: Attempt, messages: Messages) -> tuple[None, ChatResult]:
         return None, a.client.chat(a.model, messages, _merged(a.params, params))
 
-    return _first_answer(app, role, "chat", pieces, need, send, lambda a: build(a.admitted))[1]
+    return _first_answer(
+        app, role, "chat", pieces, need, send, lambda a: build(a.admitted), required
+    )[1]
 
 
 def stream(

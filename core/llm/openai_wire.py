@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -21,7 +21,12 @@ import httpx
 from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout
 from ctx.core.llm.sse import sse_events
 
-RESERVED = frozenset({"model", "messages", "stream", "input", "query", "documents"})
+#: A chat param that shortens this call's timeouts (seconds; never sent): a caller with its own
+#: deadline (a Dream cycle) asks for less than the settings' limits.
+TIMEOUT_PARAM = "ctx_timeout_s"
+RESERVED = frozenset(
+    {"model", "messages", "stream", "input", "query", "documents", TIMEOUT_PARAM}
+)
 #: HTTP statuses that refuse this one request (too long, malformed for this model), not the
 #: backend: the chain moves on without a cooldown.
 REQUEST_REFUSED = frozenset({400, 413, 422})
@@ -90,9 +95,11 @@ class OpenAIClient:
     # -- requests --------------------------------------------------------------------------------
 
     @contextmanager
-    def _open(self, path: str, payload: Mapping[str, Any]) -> Iterator[httpx.Response]:
+    def _open(
+        self, path: str, payload: Mapping[str, Any], limits: Limits | None = None
+    ) -> Iterator[httpx.Response]:
         url = endpoint(self.base_url, path)
-        lim = self.limits
+        lim = limits or self.limits
         timeout = httpx.Timeout(lim.read, connect=lim.connect)
         try:
             with self.http.stream(
@@ -118,7 +125,13 @@ class OpenAIClient:
             ) from None
 
     def _read(
-        self, response: httpx.Response, deadline: float, cap: int, *, cut: bool = False
+        self,
+        response: httpx.Response,
+        deadline: float,
+        cap: int,
+        *,
+        cut: bool = False,
+        total: float | None = None,
     ) -> bytes:
         """The body, read within ``deadline``; past ``cap`` bytes refused (or, with ``cut``,
         truncated: an error body need not be whole)."""
@@ -133,15 +146,18 @@ class OpenAIClient:
                 raise InvalidResponse(f"{self.name} sent more than {cap} bytes; refused")
             if time.monotonic() > deadline:
                 raise ModelTimeout(
-                    f"{self.name} took longer than {self.limits.total:g} s to answer "
+                    f"{self.name} took longer than {total or self.limits.total:g} s to answer "
                     "(llm.total_timeout)"
                 )
         return b"".join(parts)
 
-    def _post_json(self, path: str, payload: Mapping[str, Any]) -> Any:
-        deadline = time.monotonic() + self.limits.total
-        with self._open(path, payload) as response:
-            body = self._read(response, deadline, max(self.limits.max_chars * 8, 8 << 20))
+    def _post_json(self, path: str, payload: Mapping[str, Any], limits: Limits | None = None) -> Any:
+        lim = limits or self.limits
+        deadline = time.monotonic() + lim.total
+        with self._open(path, payload, lim) as response:
+            body = self._read(
+                response, deadline, max(lim.max_chars * 8, 8 << 20), total=lim.total
+            )
         try:
             return json.loads(body)
         except (ValueError, UnicodeDecodeError):
@@ -158,10 +174,21 @@ class OpenAIClient:
         extra = {k: v for k, v in params.items() if k not in RESERVED}
         return {"model": model, "messages": list(messages), **extra}
 
+    def _limits_for(self, params: Mapping[str, Any]) -> Limits:
+        wanted = params.get(TIMEOUT_PARAM)
+        if not isinstance(wanted, int | float) or wanted <= 0:
+            return self.limits
+        t = float(wanted)
+        return replace(self.limits, read=min(self.limits.read, t), total=min(self.limits.total, t))
+
     def chat(
         self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
     ) -> ChatResult:
-        body = self._post_json("/v1/chat/completions", self._chat_payload(model, messages, params))
+        body = self._post_json(
+            "/v1/chat/completions",
+            self._chat_payload(model, messages, params),
+            self._limits_for(params),
+        )
         try:
             choice = body["choices"][0]
             text = choice["message"]["content"]

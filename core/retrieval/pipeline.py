@@ -78,6 +78,8 @@ class QueryRun:
     warnings: list[str] = field(default_factory=list)
     #: extra response fields a stage adds (synthesis adds its answer here)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: extra fields of single sources, by block id (the supersedes stage adds superseded_by)
+    source_fields: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the question's word hits in the blocks looked at so far (rescore, then the thresholds)
     word_hits: list[WordHits] = field(default_factory=list)
     #: per stage: what it ran, how long, what it noted

@@ -61,6 +61,9 @@ class Source(BaseModel):
     channels: dict[str, Any] | None = Field(
         default=None, description="With explain: each channel's rank and raw score, then factors."
     )
+    superseded_by: list[str] | None = Field(
+        default=None, description="Newer blocks that supersede this one (Dream's links)."
+    )
 
 
 class Citation(BaseModel):

@@ -217,6 +217,8 @@ def trim(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 def sources(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """The blocks behind the candidates, with snippets; per channel ranks with ``explain``."""
     q.sources = fetch_sources(q.app, candidates, q.request.query)
+    for source in q.sources:
+        source.update(q.source_fields.get(source["id"], {}))
     if q.request.explain:
         by_id = {c.block_id: c for c in candidates}
         for source in q.sources:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         run_kind,
         running_for_scopes,
     )
-    from ctx.core.runtime.lease import Lease
+    from ctx.core.runtime.lease import Lease, owner_gone
     from ctx.core.runtime.listener import Listener
     from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
     from ctx.core.runtime.migrate import apply_migrations, migration_status
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from ctx.core.runtime.worker import Worker
 
 __all__ = [
+    "owner_gone",
     "CORE_PLUGINS",
     "DEFAULT_PLUGINS",
     "RUNTIME_SETTINGS",

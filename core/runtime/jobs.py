@@ -45,12 +45,17 @@ class Job:
 @dataclass(frozen=True)
 class JobOutcome:
     """What a handler hands back besides success: jobs to put back without counting an attempt
-    (work done in steps, such as a rebuild)."""
+    (work done in steps, such as a rebuild; work waiting for another job), ready again after
+    ``delay_s`` seconds."""
 
     requeue: tuple[int, ...] = ()
+    delay_s: float = 0.0
 
 
 JobHandle = Callable[["App", list[Job]], "JobOutcome | None"]
+#: Finds work that no job asks for yet (written before the capability existed, or whose job was
+#: lost) and queues it; returns how many jobs it queued.
+JobSweep = Callable[["App"], int]
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,9 @@ class JobHandler:
     handle: JobHandle
     batch_size: int = 64
     description: str = ""
+    #: run by every worker every ``sweep_every`` seconds and after a lost listener reconnects
+    sweep: JobSweep | None = None
+    sweep_every: float = 60.0
 
 
 def enqueue(
@@ -197,13 +205,20 @@ def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
 _STILL_MINE = "(%(owner)s::integer IS NULL OR locked_by = %(owner)s::integer)"
 
 
-def requeue(conn: psycopg.Connection[Any], job_ids: list[int], owner: int | None = None) -> None:
-    """Hand jobs back for a later step, without counting the attempt."""
+def requeue(
+    conn: psycopg.Connection[Any],
+    job_ids: list[int],
+    owner: int | None = None,
+    delay_s: float = 0.0,
+) -> None:
+    """Hand jobs back for a later step (after ``delay_s`` seconds), without counting the
+    attempt."""
     if job_ids:
         conn.execute(
             "UPDATE context_jobs SET status = 'queued', locked_at = NULL, locked_by = NULL, "
-            f"attempts = 0 WHERE id = ANY(%(ids)s) AND {_STILL_MINE}",
-            {"ids": job_ids, "owner": owner},
+            "attempts = 0, run_after = now() + make_interval(secs => %(delay)s) "
+            f"WHERE id = ANY(%(ids)s) AND {_STILL_MINE}",
+            {"ids": job_ids, "owner": owner, "delay": delay_s},
         )
 
 
@@ -257,7 +272,12 @@ def run_batch(app: App, handler: JobHandler, claimed: list[Job]) -> int:
     back = set(outcome.requeue) if outcome else set()
     with app.connection() as conn:
         finish(conn, [j.id for j in claimed if j.id not in back])
-        requeue(conn, [j.id for j in claimed if j.id in back], claimed[0].owner)
+        requeue(
+            conn,
+            [j.id for j in claimed if j.id in back],
+            claimed[0].owner,
+            outcome.delay_s if outcome else 0.0,
+        )
     return len(claimed)
 
 
@@ -293,6 +313,8 @@ def _check_handler(handler: JobHandler) -> str | None:
         return f"invalid job kind {handler.kind!r} (use a-z, 0-9, '.', '_', '-')"
     if not callable(handler.handle) or handler.batch_size < 1:
         return f"job kind {handler.kind!r} needs a callable handle and a batch size of at least 1"
+    if handler.sweep is not None and (not callable(handler.sweep) or handler.sweep_every <= 0):
+        return f"job kind {handler.kind!r}: a sweep must be callable with sweep_every > 0"
     return None
 
 

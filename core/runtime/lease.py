@@ -23,14 +23,21 @@ log = logging.getLogger("ctx.jobs")
 
 LEASE_CLASS = 0x63746A6C  # "ctjl"
 CONNECT_TIMEOUT = 5  # seconds
-# True for a running job whose lease is no longer held (an SQL fragment over ``j``).
-OWNER_GONE = f"""
+
+
+def owner_gone(column: str) -> str:
+    """An SQL fragment, true when the lease id in ``column`` is no longer held."""
+    return f"""
     NOT EXISTS (SELECT 1 FROM pg_locks l
                  WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-                   AND l.classid = {LEASE_CLASS}::oid AND l.objid = j.locked_by::oid
+                   AND l.classid = {LEASE_CLASS}::oid AND l.objid = ({column})::oid
                    AND l.database = (SELECT oid FROM pg_database
                                       WHERE datname = current_database()))
 """
+
+
+# True for a running job whose lease is no longer held (an SQL fragment over ``j``).
+OWNER_GONE = owner_gone("j.locked_by")
 
 
 class Lease:

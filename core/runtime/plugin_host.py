@@ -43,6 +43,9 @@ CORE_PLUGINS: Mapping[str, str] = {
     "core.embed": "ctx.core.embed.hooks",
     "core.temporal": "ctx.core.temporal.hooks",
     "core.retrieval": "ctx.core.retrieval.hooks",
+    "core.guard": "ctx.core.guard.hooks",
+    "core.graph": "ctx.core.graph.hooks",
+    "core.graph.map": "ctx.core.graph.map_hooks",
     "core.tools": "ctx.core.tools.hooks",
     "core.cli": "ctx.core.cli.agent_settings",
 }

@@ -1,0 +1,322 @@
+"""Guard calibration: the decision on labelled pairs of notes, per class, for an embedder.
+
+Each hand-written note (bench/guard_pairs_tune.py, bench/guard_pairs_holdout.py) yields pairs of
+seven classes: an exact copy (another title), light edits (a typo, line breaks, punctuation,
+Markdown, casing, a dropped word; made here), a paraphrase, a translation EN<->DE, the same topic
+with changed facts, a sibling (same area, another subject) and an unrelated note. Copies and light
+edits should be archived (near_duplicate), paraphrases and translations flagged (needs_review),
+the rest left clean; archiving a changed-facts note would lose the change, the worst mistake.
+
+The decision is ctx's own (``ctx.core.guard.decide``) on the raw embeddings of title + content,
+as the Guard stores them. ``--calibrate`` picks thresholds on the tuning half: the lowest
+duplicate threshold with no wrong archive, then the review threshold with the best F1 for
+paraphrases and translations at a flag precision of at least 0.9; the figures of the held-out
+half are then reported for the chosen and the seed's thresholds. ``--e2e`` runs the real Guard
+(store, embed job, guard job) on the pairs, each pair in its own scope, and compares.
+
+    .venv/bin/python bench/guard_pairs.py --embedder e5 --calibrate
+    .venv/bin/python bench/guard_pairs.py --embedder e5 --set holdout --duplicate 0.99 --review 0.95
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ctx.core.embed import block_text  # noqa: E402
+from ctx.core.guard import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Thresholds, decide  # noqa: E402
+from ctx.core.guard.check import Neighbour  # noqa: E402
+
+CLASSES = ("exact", "light", "paraphrase", "translation", "changed", "sibling", "unrelated")
+EXPECTED = {
+    "exact": NEAR_DUPLICATE,
+    "light": NEAR_DUPLICATE,
+    "paraphrase": NEEDS_REVIEW,
+    "translation": NEEDS_REVIEW,
+    "changed": CLEAN,
+    "sibling": CLEAN,
+    "unrelated": CLEAN,
+}
+SEED = (0.98, 0.92)
+FLAG_PRECISION = 0.9
+
+
+@dataclass(frozen=True)
+class Pair:
+    cls: str
+    lang: str
+    a_title: str
+    a_content: str
+    b_title: str
+    b_content: str
+
+
+# -- light edits: small changes a person makes without changing what the note says ---------------
+
+
+def _typo(text: str, i: int) -> str:
+    words = [w for w in re.findall(r"\b[a-zäöüß]{6,}\b", text)]
+    if not words:
+        return text + " "
+    w = words[i % len(words)]
+    k = len(w) // 2
+    return text.replace(w, w[: k - 1] + w[k] + w[k - 1] + w[k + 1 :], 1)
+
+
+def _breaks(text: str, i: int) -> str:
+    return re.sub(r"([.!?]) +", r"\1\n", text).strip() + "\n"
+
+
+def _punctuation(text: str, i: int) -> str:
+    out = text.replace(", ", " ", 1) if ", " in text else text.rstrip(".") + "!"
+    return out.replace(" - ", " – ")
+
+
+def _markdown(text: str, i: int) -> str:
+    sentences = re.split(r"(?<=[.!?]) +", text.strip())
+    return "\n".join("- " + s for s in sentences)
+
+
+def _casing(text: str, i: int) -> str:
+    return text[:1].lower() + text[1:] if text[:1].isupper() else text[:1].upper() + text[1:]
+
+
+def _drop_word(text: str, i: int) -> str:
+    for word in (" the ", " die ", " der ", " das ", " a ", " ein "):
+        if word in text:
+            return text.replace(word, " ", 1)
+    return text.rstrip() + " "
+
+
+EDITS = (_typo, _breaks, _punctuation, _markdown, _casing, _drop_word)
+
+
+def pairs_of(notes: list[dict[str, str]]) -> list[Pair]:
+    out: list[Pair] = []
+    n = len(notes)
+    for i, note in enumerate(notes):
+        t, c, lang = note["title"], note["content"], note["lang"]
+        out.append(Pair("exact", lang, t, c, "Copy: " + t, c))
+        for k in (i % len(EDITS), (i + 3) % len(EDITS)):
+            out.append(Pair("light", lang, t, c, t, EDITS[k](c, i)))
+        out.append(Pair("paraphrase", lang, t, c, t, note["paraphrase"]))
+        out.append(Pair("translation", lang, t, c, t, note["translation"]))
+        out.append(Pair("changed", lang, t, c, t, note["changed"]))
+        out.append(Pair("sibling", lang, t, c, note["topic"], note["sibling"]))
+        other = notes[(i + n // 2) % n]
+        out.append(Pair("unrelated", lang, t, c, other["title"], other["content"]))
+    return out
+
+
+def load(which: str) -> list[Pair]:
+    notes: list[dict[str, str]] = []
+    if which in ("tune", "both"):
+        import guard_pairs_tune
+
+        notes += guard_pairs_tune.NOTES
+    if which in ("holdout", "both"):
+        import guard_pairs_holdout
+
+        notes += guard_pairs_holdout.NOTES
+    return pairs_of(notes)
+
+
+def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
+    from ctx.plugins.embed.local import e5_factory, minilm_factory
+
+    emb = (e5_factory if embedder_name == "e5" else minilm_factory)({})
+    texts = [block_text(p.a_title, p.a_content) for p in pairs]
+    texts += [block_text(p.b_title, p.b_content) for p in pairs]
+    vecs = np.asarray(emb.embed_documents(texts), dtype=np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    n = len(pairs)
+    return np.sum(vecs[:n] * vecs[n:], axis=1)
+
+
+def decisions(pairs: list[Pair], sims: np.ndarray, limits: Thresholds, same: bool) -> list[str]:
+    out = []
+    for p, s in zip(pairs, sims, strict=True):
+        block = {"title": p.b_title, "content": p.b_content}
+        match = Neighbour("a", "s", float(s), p.a_title, p.a_content)
+        out.append(decide(block, match, limits, same)[0])
+    return out
+
+
+def report(pairs: list[Pair], got: list[str]) -> dict[str, Any]:
+    by_class: dict[str, Counter[str]] = defaultdict(Counter)
+    for p, d in zip(pairs, got, strict=True):
+        by_class[p.cls][d] += 1
+    classes = {}
+    for cls in CLASSES:
+        c = by_class[cls]
+        total = sum(c.values())
+        classes[cls] = {
+            "n": total,
+            "recall": round(c[EXPECTED[cls]] / total, 3) if total else None,
+            "archived": c[NEAR_DUPLICATE],
+            "flagged": c[NEEDS_REVIEW],
+            "clean": c[CLEAN],
+        }
+    decided = {}
+    for dec in (NEAR_DUPLICATE, NEEDS_REVIEW, CLEAN):
+        chosen = [p for p, d in zip(pairs, got, strict=True) if d == dec]
+        right = sum(1 for p in chosen if EXPECTED[p.cls] == dec)
+        wanted = sum(1 for p in pairs if EXPECTED[p.cls] == dec)
+        hit = sum(1 for p, d in zip(pairs, got, strict=True) if d == dec == EXPECTED[p.cls])
+        decided[dec] = {
+            "n": len(chosen),
+            "precision": round(right / len(chosen), 3) if chosen else None,
+            "recall": round(hit / wanted, 3) if wanted else None,
+        }
+    return {"classes": classes, "decisions": decided}
+
+
+def _flag_f1(pairs: list[Pair], got: list[str]) -> tuple[float, float]:
+    """F1 and precision of 'flagged or archived' for the classes that should be caught."""
+    caught = {"exact", "light", "paraphrase", "translation"}
+    tp = sum(1 for p, d in zip(pairs, got, strict=True) if d != CLEAN and p.cls in caught)
+    fp = sum(1 for p, d in zip(pairs, got, strict=True) if d != CLEAN and p.cls not in caught)
+    fn = sum(1 for p, d in zip(pairs, got, strict=True) if d == CLEAN and p.cls in caught)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return f1, precision
+
+
+def calibrate(pairs: list[Pair], sims: np.ndarray, same: bool) -> tuple[float, float]:
+    grid = [round(x, 4) for x in np.arange(0.80, 1.0001, 0.0025)]
+    duplicate = 1.0
+    for dup in sorted(grid, reverse=True):  # lowest threshold with no wrong archive
+        got = decisions(pairs, sims, Thresholds(dup, 0.0, "bench"), same)
+        wrong = sum(
+            1
+            for p, d in zip(pairs, got, strict=True)
+            if d == NEAR_DUPLICATE and EXPECTED[p.cls] != NEAR_DUPLICATE
+        )
+        if wrong:
+            break
+        duplicate = dup
+    best = (-1.0, duplicate)
+    for review in (g for g in grid if g <= duplicate):
+        got = decisions(pairs, sims, Thresholds(duplicate, review, "bench"), same)
+        f1, precision = _flag_f1(pairs, got)
+        if precision >= FLAG_PRECISION and f1 > best[0]:
+            best = (f1, review)
+    return duplicate, best[1]
+
+
+def class_ranges(pairs: list[Pair], sims: np.ndarray) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for cls in CLASSES:
+        v = np.array([s for p, s in zip(pairs, sims, strict=True) if p.cls == cls])
+        if len(v):
+            out[cls] = [round(float(x), 4) for x in (v.min(), np.median(v), v.max())]
+    return out
+
+
+def e2e(embedder_name: str, pairs: list[Pair], limits: tuple[float, float]) -> dict[str, Any]:
+    """The real Guard on each pair (own scope, a stores, then b, jobs drained)."""
+    from _common import bench_app, bench_environ
+
+    from ctx.core import access
+    from ctx.core.blocks import StoreRequest, store_block
+    from ctx.core.embed import active_generation
+    from ctx.core.guard import set_thresholds
+    from ctx.core.runtime import drain
+
+    env = bench_environ({"CTX_EMBED_PROVIDER": embedder_name})
+    got = []
+    with bench_app(None, env) as app:
+        with app.connection() as conn:
+            gen = active_generation(conn)
+            assert gen is not None
+            set_thresholds(conn, int(gen["id"]), limits[0], limits[1])
+        ids = []
+        for i, p in enumerate(pairs):
+            scope = f"pair-{i:04d}"
+            with app.connection() as conn:
+                _, token = access.create_key(conn, name=scope, home_scope=scope)
+                who = access.authenticate(conn, token)
+            store_block(app, who, StoreRequest(title=p.a_title, content=p.a_content, category="a"))
+            b = store_block(
+                app, who, StoreRequest(title=p.b_title, content=p.b_content, category="b")
+            )
+            ids.append(b["id"])
+        drain(app, "embed")
+        drain(app, "guard")
+        with app.connection() as conn:
+            rows = conn.execute(
+                "SELECT id::text AS id, guard_status FROM context_blocks WHERE id = ANY(%s)",
+                (ids,),
+            ).fetchall()
+        status = {r["id"]: r["guard_status"] for r in rows}
+        got = [status[i] for i in ids]
+    return report(pairs, got)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--embedder", default="e5", choices=("e5", "minilm"))
+    ap.add_argument("--set", default="holdout", choices=("tune", "holdout", "both"))
+    ap.add_argument("--duplicate", type=float)
+    ap.add_argument("--review", type=float)
+    ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--similarity-only", action="store_true", help="guard.same_values off")
+    ap.add_argument("--e2e", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    same = not args.similarity_only
+    started = time.perf_counter()
+    out: dict[str, Any] = {"embedder": args.embedder, "same_values": same}
+    if args.calibrate:
+        tune = load("tune")
+        hold = load("holdout")
+        sims_t = similarities(args.embedder, tune)
+        sims_h = similarities(args.embedder, hold)
+        dup, rev = calibrate(tune, sims_t, same)
+        out["chosen"] = {"duplicate": dup, "review": rev}
+        out["ranges_tune"] = class_ranges(tune, sims_t)
+        out["ranges_holdout"] = class_ranges(hold, sims_h)
+        for name, (d, r) in (("chosen", (dup, rev)), ("seed", SEED)):
+            for label, ps, ss in (("tune", tune, sims_t), ("holdout", hold, sims_h)):
+                got = decisions(ps, ss, Thresholds(d, r, "bench"), same)
+                out[f"{name}_{label}"] = report(ps, got)
+    else:
+        pairs = load(args.set)
+        sims = similarities(args.embedder, pairs)
+        d = args.duplicate if args.duplicate is not None else SEED[0]
+        r = args.review if args.review is not None else SEED[1]
+        out["thresholds"] = {"duplicate": d, "review": r}
+        out["ranges"] = class_ranges(pairs, sims)
+        out["offline"] = report(pairs, decisions(pairs, sims, Thresholds(d, r, "bench"), same))
+        if args.e2e:
+            out["e2e"] = e2e(args.embedder, pairs, (d, r))
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(json.dumps({k: v for k, v in out.items() if not isinstance(v, dict)}))
+    for key, value in out.items():
+        if isinstance(value, dict) and "classes" in value:
+            print(f"\n== {key}")
+            for cls, row in value["classes"].items():
+                print(f"  {cls:12} {row}")
+            for dec, row in value["decisions"].items():
+                print(f"  -> {dec:15} {row}")
+        elif isinstance(value, dict):
+            print(f"\n== {key}: {value}")
+
+
+if __name__ == "__main__":
+    main()

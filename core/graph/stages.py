@@ -1,0 +1,142 @@
+"""Query stages that read links.
+
+``graph`` (after gravity, before rerank): the best ``query.graph_seeds`` candidates pull in their
+1-hop neighbours along positive links: causal, factual, topical, recurrent, and supersedes from
+an old block to the block that replaces it (never back to the outdated one). A neighbour scores
+``query.graph_damping`` x the seed's score x the link's confidence; one already among the
+candidates keeps the better score. Neighbours pass the query's own filters (scopes, category,
+tags, excluded ids and types, types retrieval excludes). The seed's production verdict was graph
+on; docs/benchmarks.md has our measurement with and without.
+
+``supersedes`` (after rerank): sources carry ``superseded_by``. For a query that names no time, a
+superseded block is dropped when one of its superseders is among the candidates too, and that
+superseder takes its place if it ranked lower; a query that names a time keeps the history.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ctx.core.graph.links import link_rows, superseders
+from ctx.core.retrieval import Candidate, QueryStage, by_score
+
+if TYPE_CHECKING:
+    from ctx.core.retrieval import QueryRun
+
+POSITIVE = ("causal", "factual", "topical", "recurrent", "supersedes")
+
+
+def _neighbours(q: QueryRun, seeds: list[Candidate]) -> dict[str, tuple[float, str, str]]:
+    """Neighbour id -> (score it would join with, seed id, link type)."""
+    s = q.app.settings
+    damping = float(s["query.graph_damping"])
+    seed_score = {c.block_id: c.score for c in seeds}
+    with q.app.connection() as conn:
+        links = link_rows(conn, list(seed_score), q.scopes, types=POSITIVE,
+                          min_confidence=float(s["query.graph_min_confidence"]))  # fmt: skip
+    out: dict[str, tuple[float, str, str]] = {}
+    for link in links:
+        ends = (link["source_id"], link["target_id"])
+        for seed, other in (ends, ends[::-1]):
+            if seed not in seed_score or other == seed:
+                continue
+            if link["link_type"] == "supersedes" and seed == link["source_id"]:
+                continue  # from the newer block, never back to the outdated one
+            score = damping * seed_score[seed] * float(link["confidence"])
+            if score > out.get(other, (0.0, "", ""))[0]:
+                out[other] = (score, seed, link["link_type"])
+    return out
+
+
+def _admissible(q: QueryRun, ids: list[str]) -> dict[str, float]:
+    """The neighbours the query's filters let in, with their type's retrieval factor."""
+    req = q.request
+    with q.app.connection() as conn:
+        rows = conn.execute(
+            "SELECT id::text AS id, block_type, category, tags FROM context_blocks "
+            "WHERE id = ANY(%s::uuid[]) AND scope = ANY(%s) AND NOT is_archived",
+            (ids, q.scopes),
+        ).fetchall()
+    out: dict[str, float] = {}
+    for r in rows:
+        spec = q.app.block_type(r["block_type"])
+        if spec is None or spec.retrieval_policy == "excluded":
+            continue
+        if r["block_type"] in req.exclude_types or r["id"] in req.exclude_ids:
+            continue
+        if req.category is not None and r["category"] != req.category:
+            continue
+        if req.tags and not set(req.tags) <= set(r["tags"]):
+            continue
+        out[r["id"]] = float(spec.retrieval_factor) if spec.retrieval_policy == "damped" else 1.0
+    return out
+
+
+def graph(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """1-hop neighbours of the best candidates along positive links join with a damped score."""
+    if not candidates or not q.app.settings["query.graph_expansion"]:
+        return candidates
+    seeds = candidates[: int(q.app.settings["query.graph_seeds"])]
+    found = _neighbours(q, seeds)
+    if not found:
+        return candidates
+    factors = _admissible(q, list(found))
+    by_id = {c.block_id: c for c in candidates}
+    added = raised = 0
+    for block_id, factor in factors.items():
+        score, seed, kind = found[block_id]
+        score *= factor
+        c = by_id.get(block_id)
+        if c is None:
+            c = Candidate(block_id, score, factors={"graph": round(score, 6)})
+            candidates.append(c)
+            by_id[block_id] = c
+            added += 1
+        elif score > c.score:
+            c.factors["graph"] = round(score / c.score, 6) if c.score else 1.0
+            c.score = score
+            raised += 1
+    q.note(seeds=len(seeds), added=added, raised=raised)
+    return by_score(candidates)
+
+
+def supersedes(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """Mark superseded sources; without a named time, the newer version replaces the older one
+    when both are candidates."""
+    if not candidates:
+        return candidates
+    ids = [c.block_id for c in candidates]
+    with q.app.connection() as conn:
+        newer = superseders(conn, ids, q.scopes, float(q.app.settings["query.supersedes_confidence"]))
+    if not newer:
+        return candidates
+    for old, by in newer.items():
+        q.source_fields.setdefault(old, {})["superseded_by"] = sorted(by)
+    if q.temporal.matched or not q.app.settings["query.supersedes_filter"]:
+        q.note(marked=len(newer), dropped=0)
+        return candidates
+    position = {c.block_id: i for i, c in enumerate(candidates)}
+    out: list[Candidate | None] = list(candidates)
+    dropped = 0
+    for old, by in newer.items():
+        present = [b for b in by if b in position and out[position[b]] is not None]
+        if not present or out[position[old]] is None:
+            continue
+        best = min(present, key=lambda b: position[b])
+        i, j = position[old], position[best]
+        if j > i:  # the newer version takes the outdated one's place
+            moved = candidates[j]
+            moved.score = max(moved.score, candidates[i].score)
+            out[i], out[j] = moved, None
+            position[best] = i
+        else:
+            out[i] = None
+        dropped += 1
+    q.note(marked=len(newer), dropped=dropped)
+    return [c for c in out if c is not None]
+
+
+EXPANSION_STAGE = QueryStage("graph", graph, before="rerank", description=graph.__doc__ or "")
+SUPERSEDES_STAGE = QueryStage(
+    "supersedes", supersedes, after="rerank", description=supersedes.__doc__ or ""
+)

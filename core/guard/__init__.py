@@ -1,0 +1,34 @@
+"""The Guard: near-duplicates caught on write. Checks, thresholds per type and generation, the
+review of flagged pairs."""
+
+from ctx.core.guard.check import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Decision, decide, values
+from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
+from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
+from ctx.core.guard.thresholds import (
+    Thresholds,
+    list_thresholds,
+    set_thresholds,
+    thresholds_for,
+    unset_thresholds,
+)
+
+__all__ = [
+    "CLEAN",
+    "GUARD_JOBS",
+    "NEAR_DUPLICATE",
+    "NEEDS_REVIEW",
+    "RESOLUTIONS",
+    "Decision",
+    "Thresholds",
+    "decide",
+    "guard_stats",
+    "list_flags",
+    "list_thresholds",
+    "resolve_flag",
+    "run_checks",
+    "set_thresholds",
+    "sweep",
+    "thresholds_for",
+    "unset_thresholds",
+    "values",
+]

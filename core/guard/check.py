@@ -1,0 +1,214 @@
+"""One Guard check: the nearest neighbour of a block in the active generation, and the decision.
+
+The neighbour is sought among blocks of dedup types that are not archived and were written before
+this one (or were checked already), so of two copies the later one is the copy. Candidates come
+from the generation's HNSW index (the context vectors) and are re-scored by the raw embeddings,
+so a copy scores as a copy whatever its neighbours in writing order are.
+
+- similarity >= duplicate and the same values (numbers, dates, amounts) in both texts:
+  ``near_duplicate``, the block is archived;
+- similarity >= duplicate but a value differs ("backup at 02:00" / "backup at 03:30"), or
+  similarity >= review: ``needs_review`` (visible, flagged);
+- else ``clean``.
+
+Only blocks in scopes the writer can read decide. The nearest block in a scope the writer cannot
+read is recorded beside the decision for admins and changes nothing the writer sees.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from psycopg.types.json import Jsonb
+
+from ctx.core.guard.thresholds import Thresholds, thresholds_for
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from ctx.core.app import App
+
+NEAR_DUPLICATE, NEEDS_REVIEW, CLEAN = "near_duplicate", "needs_review", "clean"
+CANDIDATES = 20  # index candidates re-scored by the raw embeddings
+_VALUE = re.compile(r"\d+(?:[.,:/]\d+)*")
+
+
+def values(text: str) -> set[str]:
+    """The numbers, dates, times and amounts a text names (3,5 and 3.5 alike)."""
+    return {v.replace(",", ".") for v in _VALUE.findall(text)}
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    block_id: str
+    scope: str
+    similarity: float
+    title: str = ""
+    content: str = ""
+
+
+@dataclass
+class Decision:
+    block_id: str
+    decision: str
+    thresholds: Thresholds
+    generation: int
+    match: Neighbour | None = None
+    cross: Neighbour | None = None
+    reason: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def _nearest_sql(generation: int, dims: int) -> str:
+    # Literals for the generation and the dimension: the partial HNSW index of the generation is
+    # only usable when the planner sees its predicate and its expression.
+    vec = f"halfvec({int(dims)})"
+    gen = int(generation)
+    return f"""
+    SELECT n.block_id::text AS id, n.scope, n.title, n.content,
+           1 - (n.embedding::{vec} <=> q.embedding::{vec}) AS similarity
+      FROM (SELECT e.embedding, b.created_at, b.id
+              FROM context_block_embeddings e JOIN context_blocks b ON b.id = e.block_id
+             WHERE e.block_id = %(id)s AND e.generation = {gen}) q
+     CROSS JOIN LATERAL (
+           SELECT e.block_id, e.embedding, b.scope, b.title, b.content
+             FROM context_block_embeddings e
+             JOIN context_blocks b ON b.id = e.block_id
+             JOIN context_block_types t ON t.name = b.block_type AND t.guard_dedup
+            WHERE e.generation = {gen} AND e.block_id <> q.id AND NOT b.is_archived
+              AND ((b.created_at, b.id) < (q.created_at, q.id) OR b.guard_checked_at IS NOT NULL)
+              AND (b.scope = ANY(%(scopes)s)) = %(inside)s
+            ORDER BY e.context::{vec} <=> q.embedding::{vec}
+            LIMIT {CANDIDATES}) n
+     ORDER BY similarity DESC LIMIT 1
+    """
+
+
+def nearest(
+    conn: psycopg.Connection[Any],
+    generation: dict[str, Any],
+    block_id: str,
+    scopes: list[str],
+    inside: bool,
+) -> Neighbour | None:
+    """The most similar earlier block inside (or outside) ``scopes``."""
+    row = conn.execute(
+        _nearest_sql(generation["id"], generation["dimensions"]),
+        {"id": block_id, "scopes": scopes, "inside": inside},
+    ).fetchone()
+    if row is None:
+        return None
+    return Neighbour(row["id"], row["scope"], float(row["similarity"]), row["title"],
+                     row["content"])  # fmt: skip
+
+
+def writer_scopes(conn: psycopg.Connection[Any], block: dict[str, Any]) -> list[str]:
+    """The scopes the block's last writer can read (its key's home and allowed scopes); just the
+    block's own scope when the key is gone or revoked."""
+    row = conn.execute(
+        "SELECT k.home_scope, k.allowed_scopes FROM context_write_log w "
+        "JOIN context_api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL "
+        "WHERE w.block_id = %s AND w.action IN ('block.created', 'block.updated') "
+        "ORDER BY w.id DESC LIMIT 1",
+        (block["id"],),
+    ).fetchone()
+    scopes = [str(block["scope"])]
+    if row is not None:
+        scopes += [row["home_scope"], *(row["allowed_scopes"] or [])]
+    return list(dict.fromkeys(scopes))
+
+
+def decide(
+    block: dict[str, Any], match: Neighbour | None, limits: Thresholds, same_values: bool = True
+) -> tuple[str, str, dict[str, Any]]:
+    """The decision for ``block`` given its nearest readable neighbour: (decision, reason,
+    details). ``same_values``: a copy must name the same values (``guard.same_values``)."""
+    if match is None:
+        return CLEAN, "no earlier block to compare with", {}
+    if match.similarity >= limits.duplicate and not same_values:
+        return NEAR_DUPLICATE, "a copy of an earlier block", {}
+    if match.similarity >= limits.duplicate:
+        mine = values(block["title"] + "\n" + block["content"])
+        theirs = values(match.title + "\n" + match.content)
+        if mine != theirs:
+            return (
+                NEEDS_REVIEW,
+                "as similar as a copy, but the values differ",
+                {"only_here": sorted(mine - theirs)[:10], "only_there": sorted(theirs - mine)[:10]},
+            )
+        return NEAR_DUPLICATE, "a copy of an earlier block", {}
+    if match.similarity >= limits.review:
+        return NEEDS_REVIEW, "very similar to an earlier block", {}
+    return CLEAN, "no block similar enough", {}
+
+
+def check_block(
+    app: App, conn: psycopg.Connection[Any], block: dict[str, Any], generation: dict[str, Any]
+) -> Decision:
+    """Decide about one block (its embedding in ``generation`` is current), write the decision,
+    the match row and the audit row; archive a near duplicate. Runs in the caller's savepoint."""
+    spec = app.block_type(block["block_type"])
+    assert spec is not None
+    limits = thresholds_for(app, conn, spec, generation)
+    scopes = writer_scopes(conn, block)
+    match = nearest(conn, generation, block["id"], scopes, inside=True)
+    cross = nearest(conn, generation, block["id"], scopes, inside=False)
+    if cross is not None and cross.similarity < limits.review:
+        cross = None
+    decision, reason, details = decide(
+        block, match, limits, bool(app.settings["guard.same_values"])
+    )
+    shown = match if decision != CLEAN else None
+    conn.execute(
+        """
+        INSERT INTO context_guard_matches
+            (block_id, match_id, similarity, decision, reason, generation, duplicate_at,
+             review_at, cross_match_id, cross_similarity, checked_at, resolution, resolved_at,
+             resolved_by)
+        VALUES (%(id)s, %(match)s, %(sim)s, %(decision)s, %(reason)s, %(gen)s, %(dup)s,
+                %(review)s, %(cross)s, %(cross_sim)s, now(), NULL, NULL, NULL)
+        ON CONFLICT (block_id) DO UPDATE SET
+            match_id = EXCLUDED.match_id, similarity = EXCLUDED.similarity,
+            decision = EXCLUDED.decision, reason = EXCLUDED.reason,
+            generation = EXCLUDED.generation, duplicate_at = EXCLUDED.duplicate_at,
+            review_at = EXCLUDED.review_at, cross_match_id = EXCLUDED.cross_match_id,
+            cross_similarity = EXCLUDED.cross_similarity, checked_at = now(),
+            resolution = NULL, resolved_at = NULL, resolved_by = NULL
+        """,
+        {
+            "id": block["id"],
+            "match": shown.block_id if shown else None,
+            "sim": match.similarity if match else None,
+            "decision": decision,
+            "reason": reason,
+            "gen": generation["id"],
+            "dup": limits.duplicate,
+            "review": limits.review,
+            "cross": cross.block_id if cross else None,
+            "cross_sim": cross.similarity if cross else None,
+        },
+    )
+    conn.execute(
+        "UPDATE context_blocks SET guard_status = %s, guard_checked_at = now(), "
+        "is_archived = is_archived OR %s WHERE id = %s",
+        (decision, decision == NEAR_DUPLICATE, block["id"]),
+    )
+    audit_detail = {
+        "decision": decision,
+        "reason": reason,
+        "similarity": round(match.similarity, 4) if match else None,
+        "match_id": shown.block_id if shown else None,
+        "thresholds": limits.as_dict(),
+        "generation": generation["id"],
+        "cross_scope": cross is not None,
+        **details,
+    }
+    conn.execute(
+        "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
+        "VALUES (NULL, 'guard.decision', %s, %s, %s)",
+        (block["id"], block["scope"], Jsonb(audit_detail)),
+    )
+    return Decision(block["id"], decision, limits, int(generation["id"]), match, cross, reason,
+                    details)  # fmt: skip

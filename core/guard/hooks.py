@@ -1,0 +1,58 @@
+"""The Guard as a plugin of the core: its settings, its job kind, and the check each changed block
+of a dedup type gets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.guard.jobs import GUARD_JOBS
+from ctx.core.hookspecs import hookimpl
+from ctx.core.runtime import Setting
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from ctx.core.access import Principal
+    from ctx.core.app import App
+    from ctx.core.blocks import BlockWrite
+    from ctx.core.runtime import JobHandler
+
+SETTINGS = [
+    Setting(
+        "guard.enabled",
+        bool,
+        True,
+        "Check changed blocks of dedup types for near-duplicates.",
+    ),
+    Setting(
+        "guard.same_values",
+        bool,
+        True,
+        "A block is archived as a copy only when it also names the same values (numbers, "
+        "dates, amounts) as the earlier block; otherwise it is flagged for review. Off: the "
+        "similarity alone decides, as in the seed.",
+    ),
+]
+
+
+@hookimpl
+def register_settings(register: Callable[[Setting], None]) -> None:
+    for setting in SETTINGS:
+        register(setting)
+
+
+@hookimpl
+def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
+    register(GUARD_JOBS)
+
+
+@hookimpl
+def before_block_write(
+    app: App, conn: psycopg.Connection[dict[str, Any]], who: Principal, write: BlockWrite
+) -> None:
+    spec = write.spec
+    if not (spec.guard_dedup and spec.embed and app.settings["guard.enabled"]):
+        return
+    if write.changed("content", "block_type"):
+        write.queue_job(GUARD_JOBS.kind)
