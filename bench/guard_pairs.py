@@ -21,9 +21,11 @@ half are then reported for the chosen and the seed's thresholds. ``--e2e`` runs 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -34,9 +36,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ctx.core.embed import block_text  # noqa: E402
-from ctx.core.guard import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Thresholds, decide  # noqa: E402
-from ctx.core.guard.check import Neighbour  # noqa: E402
+from ctx.core.embed import block_text
+from ctx.core.guard import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Thresholds, decide
+from ctx.core.guard.check import Neighbour
 
 CLASSES = ("exact", "light", "paraphrase", "translation", "changed", "sibling", "unrelated")
 EXPECTED = {
@@ -133,15 +135,23 @@ def load(which: str) -> list[Pair]:
 
 
 def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
+    """Cosine of each pair's raw embeddings; cached under the temp folder by content hash
+    (embedding ~1,700 notes takes minutes on two cores)."""
     from ctx.plugins.embed.local import e5_factory, minilm_factory
 
-    emb = (e5_factory if embedder_name == "e5" else minilm_factory)({})
     texts = [block_text(p.a_title, p.a_content) for p in pairs]
     texts += [block_text(p.b_title, p.b_content) for p in pairs]
+    digest = hashlib.sha256(json.dumps([embedder_name, texts]).encode()).hexdigest()[:16]
+    cache = Path(tempfile.gettempdir()) / f"ctx-guard-sims-{digest}.npy"
+    if cache.exists():
+        return np.asarray(np.load(cache))
+    emb = (e5_factory if embedder_name == "e5" else minilm_factory)({})
     vecs = np.asarray(emb.embed_documents(texts), dtype=np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     n = len(pairs)
-    return np.sum(vecs[:n] * vecs[n:], axis=1)
+    sims = np.sum(vecs[:n] * vecs[n:], axis=1)
+    np.save(cache, sims)
+    return sims
 
 
 def decisions(pairs: list[Pair], sims: np.ndarray, limits: Thresholds, same: bool) -> list[str]:
@@ -168,7 +178,22 @@ def report(pairs: list[Pair], got: list[str]) -> dict[str, Any]:
             "flagged": c[NEEDS_REVIEW],
             "clean": c[CLEAN],
         }
-    decided = {}
+    f1, flag_precision = _flag_f1(pairs, got)
+    caught = [d for p, d in zip(pairs, got, strict=True) if p.cls in CAUGHT]
+    decided: dict[str, Any] = {
+        "flagged_or_archived": {
+            "precision": round(flag_precision, 3),
+            "recall": round(sum(d != CLEAN for d in caught) / len(caught), 3) if caught else None,
+            "f1": round(f1, 3),
+            "note": "positives: exact, light, paraphrase, translation; negatives: sibling, "
+            "unrelated",
+        },
+        "wrong_archives": sum(
+            1
+            for p, d in zip(pairs, got, strict=True)
+            if d == NEAR_DUPLICATE and EXPECTED[p.cls] != NEAR_DUPLICATE
+        ),
+    }
     for dec in (NEAR_DUPLICATE, NEEDS_REVIEW, CLEAN):
         chosen = [p for p, d in zip(pairs, got, strict=True) if d == dec]
         right = sum(1 for p in chosen if EXPECTED[p.cls] == dec)
@@ -182,11 +207,16 @@ def report(pairs: list[Pair], got: list[str]) -> dict[str, Any]:
     return {"classes": classes, "decisions": decided}
 
 
+CAUGHT = frozenset({"exact", "light", "paraphrase", "translation"})
+MISSED_OK = frozenset({"sibling", "unrelated"})  # 'changed' may be flagged or not, never archived
+
+
 def _flag_f1(pairs: list[Pair], got: list[str]) -> tuple[float, float]:
-    """F1 and precision of 'flagged or archived' for the classes that should be caught."""
-    caught = {"exact", "light", "paraphrase", "translation"}
+    """F1 and precision of 'flagged or archived' for the classes that should be caught; a
+    changed-facts pair counts neither way (a flag on it is useful, a miss harmless)."""
+    caught = CAUGHT
     tp = sum(1 for p, d in zip(pairs, got, strict=True) if d != CLEAN and p.cls in caught)
-    fp = sum(1 for p, d in zip(pairs, got, strict=True) if d != CLEAN and p.cls not in caught)
+    fp = sum(1 for p, d in zip(pairs, got, strict=True) if d != CLEAN and p.cls in MISSED_OK)
     fn = sum(1 for p, d in zip(pairs, got, strict=True) if d == CLEAN and p.cls in caught)
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
@@ -195,7 +225,7 @@ def _flag_f1(pairs: list[Pair], got: list[str]) -> tuple[float, float]:
 
 
 def calibrate(pairs: list[Pair], sims: np.ndarray, same: bool) -> tuple[float, float]:
-    grid = [round(x, 4) for x in np.arange(0.80, 1.0001, 0.0025)]
+    grid = [float(round(x, 4)) for x in np.arange(0.80, 1.0001, 0.0025)]
     duplicate = 1.0
     for dup in sorted(grid, reverse=True):  # lowest threshold with no wrong archive
         got = decisions(pairs, sims, Thresholds(dup, 0.0, "bench"), same)
@@ -272,13 +302,13 @@ def main() -> None:
     ap.add_argument("--duplicate", type=float)
     ap.add_argument("--review", type=float)
     ap.add_argument("--calibrate", action="store_true")
-    ap.add_argument("--similarity-only", action="store_true", help="guard.same_values off")
+    ap.add_argument("--similarity-only", action="store_true", help="guard.same_words off")
     ap.add_argument("--e2e", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     same = not args.similarity_only
     started = time.perf_counter()
-    out: dict[str, Any] = {"embedder": args.embedder, "same_values": same}
+    out: dict[str, Any] = {"embedder": args.embedder, "same_words": same}
     if args.calibrate:
         tune = load("tune")
         hold = load("holdout")
@@ -313,7 +343,7 @@ def main() -> None:
             for cls, row in value["classes"].items():
                 print(f"  {cls:12} {row}")
             for dec, row in value["decisions"].items():
-                print(f"  -> {dec:15} {row}")
+                print(f"  -> {dec:19} {row}")
         elif isinstance(value, dict):
             print(f"\n== {key}: {value}")
 

@@ -30,7 +30,19 @@ if TYPE_CHECKING:
 
 
 def build_cli(app: App) -> typer.Typer:
-    from ctx.core.cli import admin, backends, data, embed, hooks, mcp, secrets, temporal
+    from ctx.core.cli import (
+        admin,
+        backends,
+        data,
+        digest,
+        dream,
+        embed,
+        guard,
+        hooks,
+        mcp,
+        secrets,
+        temporal,
+    )
 
     cli = typer.Typer(
         name="ctx",
@@ -43,7 +55,10 @@ def build_cli(app: App) -> typer.Typer:
     admin.register(cli)
     backends.register(cli)
     data.register(cli)
+    digest.register(cli)
+    dream.register(cli)
     embed.register(cli)
+    guard.register(cli)
     hooks.register(cli)
     mcp.register(cli)
     secrets.register(cli)

@@ -187,7 +187,9 @@ class _Cycle:
                     break
                 old = best.get(c.block_id, (rank, 0))
                 best[c.block_id] = (min(old[0], rank), old[1] - 1)
-        order = sorted(best, key=lambda i: (*best[i], i))[: int(app.settings["dream.max_candidates"])]
+        order = sorted(best, key=lambda i: (*best[i], i))[
+            : int(app.settings["dream.max_candidates"])
+        ]
         return self._labelled(order, "C")
 
     def _labelled(self, ids: list[str], prefix: str) -> dict[str, Candidate]:
@@ -252,9 +254,14 @@ class _Cycle:
                    AND similarity(o.title, %(title)s) > %(min)s
                  ORDER BY sim DESC, id LIMIT %(limit)s
                 """,
-                {"title": self.block.title, "id": self.block.id, "dims": list(RECURRENT_DIMENSIONS),
-                 "scope": self.block.scope, "min": float(s["dream.recurrent_title_similarity"]),
-                 "limit": RECURRENT_LIMIT * 2},  # fmt: skip
+                {
+                    "title": self.block.title,
+                    "id": self.block.id,
+                    "dims": list(RECURRENT_DIMENSIONS),
+                    "scope": self.block.scope,
+                    "min": float(s["dream.recurrent_title_similarity"]),
+                    "limit": RECURRENT_LIMIT * 2,
+                },
             ).fetchall()
         ids = [r["id"] for r in rows if r["id"] not in skip][:RECURRENT_LIMIT]
         cands = self._labelled(ids, "R")
@@ -303,7 +310,9 @@ class _Cycle:
         net = Net(float(s["dream.min_confidence"]), float(s["dream.min_confidence_recurrent"]),
                   float(s["dream.supersedes_title_similarity"]),
                   int(s["dream.max_links_per_cycle"]))  # fmt: skip
-        kept = safety_net(with_recurrent(proposals, self.block.id, confirmed), source, everyone, net)
+        kept = safety_net(
+            with_recurrent(proposals, self.block.id, confirmed), source, everyone, net
+        )
         self.write(capped(kept, net.max_links))
         self.result.outcome = "linked" if self.result.links else "inert"
         return self.result

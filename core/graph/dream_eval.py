@@ -191,14 +191,16 @@ def with_recurrent(
     out = [
         p
         for p in proposals
-        if not (p.type == "topical" and ({p.source_id, p.target_id} - {source_id}) & confirmed.keys())
+        if not (
+            p.type == "topical" and ({p.source_id, p.target_id} - {source_id}) & confirmed.keys()
+        )
     ]
     out += [Proposal(source_id, cid, "recurrent", conf) for cid, conf in confirmed.items()]
     return out
 
 
 def source_block(label: str, title: str, content: str, chars: int) -> str:
-    return f'<{label}>\n{title}\n\n{content[:chars]}\n</{label}>'
+    return f"<{label}>\n{title}\n\n{content[:chars]}\n</{label}>"
 
 
 def candidate_block(c: Candidate, chars: int) -> str:

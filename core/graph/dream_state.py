@@ -102,8 +102,14 @@ def release(
                last_outcome = %(outcome)s, last_error = %(error)s
          WHERE block_id = %(id)s AND claimed_by = %(owner)s
         """,
-        {"cooldown": cooldown_s, "links": links, "error": error, "outcome": outcome,
-         "id": block_id, "owner": owner},  # fmt: skip
+        {
+            "cooldown": cooldown_s,
+            "links": links,
+            "error": error,
+            "outcome": outcome,
+            "id": block_id,
+            "owner": owner,
+        },
     )
 
 

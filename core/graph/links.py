@@ -93,10 +93,13 @@ def write_link(
     a symmetric link already runs the other way."""
     if link_type not in LINK_TYPES:
         raise ValidationError(f"link type must be one of {', '.join(LINK_TYPES)}", field="type")
-    if link_type in SYMMETRIC and conn.execute(
-        "SELECT 1 FROM context_links WHERE source_id = %s AND target_id = %s AND link_type = %s",
-        (target_id, source_id, link_type),
-    ).fetchone():
+    if (
+        link_type in SYMMETRIC
+        and conn.execute(
+            "SELECT 1 FROM context_links WHERE source_id = %s AND target_id = %s AND link_type = %s",
+            (target_id, source_id, link_type),
+        ).fetchone()
+    ):
         return None
     row = conn.execute(
         """
@@ -168,7 +171,9 @@ def review_link(app: App, who: Principal, link_id: int, action: str) -> dict[str
             "JOIN context_blocks t ON t.id = l.target_id WHERE l.id = %s FOR UPDATE OF l",
             (link_id,),
         ).fetchone()
-        if row is None or not (who.can_read(row["source_scope"]) and who.can_read(row["target_scope"])):
+        if row is None or not (
+            who.can_read(row["source_scope"]) and who.can_read(row["target_scope"])
+        ):
             raise NotFound(f"no link {link_id} in your scopes")
         who.require_write(row["source_scope"])
         status = "confirmed" if action == "confirm" else "rejected"

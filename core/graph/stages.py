@@ -84,7 +84,7 @@ def graph(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     by_id = {c.block_id: c for c in candidates}
     added = raised = 0
     for block_id, factor in factors.items():
-        score, seed, kind = found[block_id]
+        score = found[block_id][0]
         score *= factor
         c = by_id.get(block_id)
         if c is None:
@@ -107,7 +107,9 @@ def supersedes(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         return candidates
     ids = [c.block_id for c in candidates]
     with q.app.connection() as conn:
-        newer = superseders(conn, ids, q.scopes, float(q.app.settings["query.supersedes_confidence"]))
+        newer = superseders(
+            conn, ids, q.scopes, float(q.app.settings["query.supersedes_confidence"])
+        )
     if not newer:
         return candidates
     for old, by in newer.items():

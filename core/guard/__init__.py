@@ -1,7 +1,16 @@
 """The Guard: near-duplicates caught on write. Checks, thresholds per type and generation, the
 review of flagged pairs."""
 
-from ctx.core.guard.check import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Decision, decide, values
+from ctx.core.guard.check import (
+    CLEAN,
+    NEAR_DUPLICATE,
+    NEEDS_REVIEW,
+    Decision,
+    Neighbour,
+    decide,
+    values,
+)
+from ctx.core.guard.wording import word_changes
 from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
 from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
 from ctx.core.guard.thresholds import (
@@ -19,6 +28,7 @@ __all__ = [
     "NEEDS_REVIEW",
     "RESOLUTIONS",
     "Decision",
+    "Neighbour",
     "Thresholds",
     "decide",
     "guard_stats",
@@ -31,4 +41,5 @@ __all__ = [
     "thresholds_for",
     "unset_thresholds",
     "values",
+    "word_changes",
 ]

@@ -5,10 +5,10 @@ this one (or were checked already), so of two copies the later one is the copy. 
 from the generation's HNSW index (the context vectors) and are re-scored by the raw embeddings,
 so a copy scores as a copy whatever its neighbours in writing order are.
 
-- similarity >= duplicate and the same values (numbers, dates, amounts) in both texts:
-  ``near_duplicate``, the block is archived;
-- similarity >= duplicate but a value differs ("backup at 02:00" / "backup at 03:30"), or
-  similarity >= review: ``needs_review`` (visible, flagged);
+- similarity >= duplicate and the same words in both contents (apart from case, punctuation,
+  function words and typos; ctx.core.guard.wording): ``near_duplicate``, the block is archived;
+- similarity >= duplicate but a word or value differs ("backup at 02:00" / "backup at 03:30",
+  "we keep it" / "we drop it"), or similarity >= review: ``needs_review`` (visible, flagged);
 - else ``clean``.
 
 Only blocks in scopes the writer can read decide. The nearest block in a scope the writer cannot
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from ctx.core.guard.thresholds import Thresholds, thresholds_for
+from ctx.core.guard.wording import word_changes
 
 if TYPE_CHECKING:
     import psycopg
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 NEAR_DUPLICATE, NEEDS_REVIEW, CLEAN = "near_duplicate", "needs_review", "clean"
 CANDIDATES = 20  # index candidates re-scored by the raw embeddings
-_VALUE = re.compile(r"\d+(?:[.,:/]\d+)*")
+_VALUE = re.compile(r"\d+(?:[.,:/-]\d+)*")
 
 
 def values(text: str) -> set[str]:
@@ -121,22 +122,23 @@ def writer_scopes(conn: psycopg.Connection[Any], block: dict[str, Any]) -> list[
 
 
 def decide(
-    block: dict[str, Any], match: Neighbour | None, limits: Thresholds, same_values: bool = True
+    block: dict[str, Any], match: Neighbour | None, limits: Thresholds, same_words: bool = True
 ) -> tuple[str, str, dict[str, Any]]:
     """The decision for ``block`` given its nearest readable neighbour: (decision, reason,
-    details). ``same_values``: a copy must name the same values (``guard.same_values``)."""
+    details). ``same_words``: a copy must also say the same in the same words
+    (``guard.same_words``; ctx.core.guard.wording)."""
     if match is None:
         return CLEAN, "no earlier block to compare with", {}
-    if match.similarity >= limits.duplicate and not same_values:
+    if match.similarity >= limits.duplicate and not same_words:
         return NEAR_DUPLICATE, "a copy of an earlier block", {}
     if match.similarity >= limits.duplicate:
-        mine = values(block["title"] + "\n" + block["content"])
-        theirs = values(match.title + "\n" + match.content)
-        if mine != theirs:
+        here, there = word_changes(block["content"], match.content)
+        if here or there:
+            what = "values" if values(" ".join(here + there)) else "words"
             return (
                 NEEDS_REVIEW,
-                "as similar as a copy, but the values differ",
-                {"only_here": sorted(mine - theirs)[:10], "only_there": sorted(theirs - mine)[:10]},
+                f"as similar as a copy, but the {what} differ",
+                {"only_here": here[:10], "only_there": there[:10]},
             )
         return NEAR_DUPLICATE, "a copy of an earlier block", {}
     if match.similarity >= limits.review:
@@ -157,9 +159,7 @@ def check_block(
     cross = nearest(conn, generation, block["id"], scopes, inside=False)
     if cross is not None and cross.similarity < limits.review:
         cross = None
-    decision, reason, details = decide(
-        block, match, limits, bool(app.settings["guard.same_values"])
-    )
+    decision, reason, details = decide(block, match, limits, bool(app.settings["guard.same_words"]))
     shown = match if decision != CLEAN else None
     conn.execute(
         """

@@ -26,12 +26,13 @@ SETTINGS = [
         "Check changed blocks of dedup types for near-duplicates.",
     ),
     Setting(
-        "guard.same_values",
+        "guard.same_words",
         bool,
         True,
-        "A block is archived as a copy only when it also names the same values (numbers, "
-        "dates, amounts) as the earlier block; otherwise it is flagged for review. Off: the "
-        "similarity alone decides, as in the seed.",
+        "A block is archived as a copy only when its content also uses the same words as the "
+        "earlier block's (apart from case, punctuation, function words and typos), so a changed "
+        "number, date, name or decision is flagged for review instead. Off: the similarity "
+        "alone decides, as in the seed.",
     ),
 ]
 

@@ -167,8 +167,12 @@ def _merge(app: App, who: Principal, keep_id: str, gone_id: str) -> dict[str, An
         content = content.rstrip() + "\n\n" + gone["content"].strip()
     merged_from = list((keep.get("metadata") or {}).get("merged_from") or [])
     merged_from.append(
-        {"id": gone["id"], "title": gone["title"], "category": gone["category"],
-         "at": datetime.now(UTC).isoformat(timespec="seconds")}  # fmt: skip
+        {
+            "id": gone["id"],
+            "title": gone["title"],
+            "category": gone["category"],
+            "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
     )
     meta = {**(keep.get("metadata") or {}), "merged_from": merged_from}
     tags = list(dict.fromkeys([*keep["tags"], *gone["tags"]]))

@@ -79,9 +79,12 @@ def set_thresholds(
         "SELECT 1 FROM context_embedding_generations WHERE id = %s", (generation,)
     ).fetchone():
         raise NotFound(f"no embedding generation {generation}", field="generation")
-    if block_type is not None and not conn.execute(
-        "SELECT 1 FROM context_block_types WHERE name = %s", (block_type,)
-    ).fetchone():
+    if (
+        block_type is not None
+        and not conn.execute(
+            "SELECT 1 FROM context_block_types WHERE name = %s", (block_type,)
+        ).fetchone()
+    ):
         raise NotFound(f"no block type {block_type!r}", field="block_type")
     conn.execute(
         "INSERT INTO context_guard_thresholds (block_type, generation, duplicate, review) "

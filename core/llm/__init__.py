@@ -28,9 +28,9 @@ from ctx.core.llm.probe import probe_backend
 from ctx.core.llm.prompts import prompt_versions, render_prompt
 
 __all__ = [
-    "TIMEOUT_PARAM",
     "ROLES",
     "SENSITIVITY_ORDER",
+    "TIMEOUT_PARAM",
     "TRUST_LEVELS",
     "Backend",
     "BackendFactory",

@@ -24,9 +24,7 @@ from ctx.core.llm.sse import sse_events
 #: A chat param that shortens this call's timeouts (seconds; never sent): a caller with its own
 #: deadline (a Dream cycle) asks for less than the settings' limits.
 TIMEOUT_PARAM = "ctx_timeout_s"
-RESERVED = frozenset(
-    {"model", "messages", "stream", "input", "query", "documents", TIMEOUT_PARAM}
-)
+RESERVED = frozenset({"model", "messages", "stream", "input", "query", "documents", TIMEOUT_PARAM})
 #: HTTP statuses that refuse this one request (too long, malformed for this model), not the
 #: backend: the chain moves on without a cooldown.
 REQUEST_REFUSED = frozenset({400, 413, 422})
@@ -151,13 +149,13 @@ class OpenAIClient:
                 )
         return b"".join(parts)
 
-    def _post_json(self, path: str, payload: Mapping[str, Any], limits: Limits | None = None) -> Any:
+    def _post_json(
+        self, path: str, payload: Mapping[str, Any], limits: Limits | None = None
+    ) -> Any:
         lim = limits or self.limits
         deadline = time.monotonic() + lim.total
         with self._open(path, payload, lim) as response:
-            body = self._read(
-                response, deadline, max(lim.max_chars * 8, 8 << 20), total=lim.total
-            )
+            body = self._read(response, deadline, max(lim.max_chars * 8, 8 << 20), total=lim.total)
         try:
             return json.loads(body)
         except (ValueError, UnicodeDecodeError):

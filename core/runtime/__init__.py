@@ -56,7 +56,6 @@ if TYPE_CHECKING:
     from ctx.core.runtime.worker import Worker
 
 __all__ = [
-    "owner_gone",
     "CORE_PLUGINS",
     "DEFAULT_PLUGINS",
     "RUNTIME_SETTINGS",
@@ -91,6 +90,7 @@ __all__ = [
     "installed_version",
     "job_handlers",
     "migration_status",
+    "owner_gone",
     "redact",
     "registered_factories",
     "registered_objects",

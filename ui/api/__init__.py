@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from ctx.ui.api import admin, backends, blocks, docs, health, observe, query
+from ctx.ui.api import admin, backends, blocks, docs, dream, graph, guard, health, observe, query
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
 
@@ -22,6 +22,9 @@ ROUTERS = (
     admin.meta,
     backends.router,
     observe.router,
+    graph.router,
+    guard.router,
+    dream.router,
 )
 
 

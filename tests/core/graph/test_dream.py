@@ -19,8 +19,8 @@ from backend_kit import add_backend
 
 from ctx.core import App, access
 from ctx.core.blocks import StoreRequest, store_block
-from ctx.core.graph.dream_eval import Proposal, capped
 from ctx.core.graph import DreamWorker, run_cycle
+from ctx.core.graph.dream_eval import Proposal, capped
 from ctx.core.runtime import drain
 
 SCOPE = "alpha"
@@ -39,7 +39,9 @@ def put(app: App, who: Any, title: str, content: str, **kw: Any) -> str:
 def labels(body: dict[str, Any]) -> dict[str, str]:
     """Title -> label of every candidate in the request's user message."""
     user = body["messages"][-1]["content"]
-    return {m.group(2).strip(): m.group(1) for m in re.finditer(r'<candidate id="(\w+)">\n(.*)', user)}
+    return {
+        m.group(2).strip(): m.group(1) for m in re.finditer(r'<candidate id="(\w+)">\n(.*)', user)
+    }
 
 
 def responder(
@@ -94,11 +96,18 @@ def state(app: App, block_id: str) -> dict[str, Any]:
 def backup_store(app: App, keys: Any) -> tuple[Any, dict[str, str]]:
     who = who_for(app, keys)
     ids = {
-        "Backup plan": put(app, who, "Backup plan", "Postgres backups run nightly at 02:00 on db-2."),
-        "Restore drill": put(app, who, "Restore drill", "We restored the postgres backup of db-2 "
-                             "in 14 minutes during the March drill."),  # fmt: skip
-        "Backup bucket": put(app, who, "Backup bucket", "Backups land in the s3 bucket "
-                             "ctx-backups, kept 14 days."),  # fmt: skip
+        "Backup plan": put(
+            app, who, "Backup plan", "Postgres backups run nightly at 02:00 on db-2."
+        ),
+        "Restore drill": put(
+            app,
+            who,
+            "Restore drill",
+            "We restored the postgres backup of db-2 in 14 minutes during the March drill.",
+        ),
+        "Backup bucket": put(
+            app, who, "Backup bucket", "Backups land in the s3 bucket ctx-backups, kept 14 days."
+        ),
         "Lasagne": put(app, who, "Lasagne", "Bake the lasagne for 45 minutes at 180 degrees."),
     }
     drain(app, "embed")
@@ -221,7 +230,9 @@ def test_unknown_targets_types_and_bad_confidences_are_ignored(
     srv.chat_responder = responder(answer)
     result = run_cycle(dreaming, block_id=ids["Backup plan"])
     assert result is not None and result.outcome == "linked"
-    assert [(r["target"], r["link_type"]) for r in links(dreaming)] == [("Backup bucket", "topical")]
+    assert [(r["target"], r["link_type"]) for r in links(dreaming)] == [
+        ("Backup bucket", "topical")
+    ]
     joined = " | ".join(result.ignored)
     for why in ("unknown target 'C99'", "unknown type 'friendship'", "no usable confidence",
                 "not an object"):  # fmt: skip
@@ -272,8 +283,9 @@ def test_a_cycle_writes_at_most_the_cap(dreaming: App, srv: Any, keys: Any) -> N
         put(dreaming, who, f"Garden bed {i}", f"Garden bed {i}: tomatoes and beans, basil.")
     drain(dreaming, "embed")
     srv.chat_responder = responder(
-        lambda seen: json.dumps([{"target": lab, "type": "topical", "confidence": 0.8}
-                                 for lab in seen.values()])  # fmt: skip
+        lambda seen: json.dumps(
+            [{"target": lab, "type": "topical", "confidence": 0.8} for lab in seen.values()]
+        )
     )
     result = run_cycle(dreaming, block_id=src)
     assert result is not None and result.candidates >= 6
@@ -283,11 +295,14 @@ def test_a_cycle_writes_at_most_the_cap(dreaming: App, srv: Any, keys: Any) -> N
 def test_candidates_never_come_from_another_scope(dreaming: App, srv: Any, keys: Any) -> None:
     _, ids = backup_store(dreaming, keys)
     other = who_for(dreaming, keys, "beta")
-    put(dreaming, other, "Beta backup secret plan", "Postgres backups run nightly at 02:00 on db-2.")
+    put(
+        dreaming, other, "Beta backup secret plan", "Postgres backups run nightly at 02:00 on db-2."
+    )
     drain(dreaming, "embed")
     srv.chat_responder = responder(
-        lambda seen: json.dumps([{"target": lab, "type": "topical", "confidence": 0.9}
-                                 for lab in seen.values()])  # fmt: skip
+        lambda seen: json.dumps(
+            [{"target": lab, "type": "topical", "confidence": 0.9} for lab in seen.values()]
+        )
     )
     run_cycle(dreaming, block_id=ids["Backup plan"])
     assert "Beta backup secret plan" not in srv.sent_text()
@@ -337,8 +352,10 @@ def test_recurrent_blocks_are_confirmed_and_win_over_topical(
     drain(dreaming, "temporal")
     srv.chat_responder = responder(
         {"Weekly sync 2026-03-10": {"type": "topical", "confidence": 0.9}},
-        recurrent={"Weekly sync 2026-03-10": {"recurrent": True, "confidence": 0.85},
-                   "Dentist 2026-03-17": {"recurrent": True, "confidence": 0.95}},  # fmt: skip
+        recurrent={
+            "Weekly sync 2026-03-10": {"recurrent": True, "confidence": 0.85},
+            "Dentist 2026-03-17": {"recurrent": True, "confidence": 0.95},
+        },
     )
     run_cycle(dreaming, block_id=first)
     got = {(r["target"], r["link_type"]) for r in links(dreaming)}
@@ -383,6 +400,7 @@ def test_two_workers_never_dream_the_same_block(
     srv.chat_responder = slow
     second = App(database_url=database_url, home=tmp_path / "h2", load_entry_points=False).open()
     try:
+
         def loop(app: App) -> None:
             while (result := run_cycle(app)) is not None:
                 with lock:

@@ -1,0 +1,58 @@
+"""The graph: links between blocks (Dream's and people's), Dream, the overview map, the digest,
+and the query stages that read links (supersedes filter, graph expansion)."""
+
+from ctx.core.graph.digest import (
+    DIGEST_JOBS,
+    check_cited,
+    daily_synthesis,
+    scope_principal,
+    sweep_digests,
+    topic_map,
+)
+from ctx.core.graph.dream_cycle import PIPELINE_VERSION, CycleResult, run_cycle
+from ctx.core.graph.dream_stats import dream_stats
+from ctx.core.graph.dream_worker import DreamWorker
+from ctx.core.graph.ego import ego
+from ctx.core.graph.links import (
+    LINK_TYPES,
+    known_pairs,
+    link_rows,
+    list_links,
+    review_link,
+    superseders,
+    write_link,
+)
+from ctx.core.graph.overview import (
+    OVERVIEW_JOBS,
+    overview,
+    queue_overview,
+    refresh_overview,
+    sweep_overview,
+)
+
+__all__ = [
+    "DIGEST_JOBS",
+    "LINK_TYPES",
+    "OVERVIEW_JOBS",
+    "PIPELINE_VERSION",
+    "CycleResult",
+    "DreamWorker",
+    "check_cited",
+    "daily_synthesis",
+    "dream_stats",
+    "ego",
+    "known_pairs",
+    "link_rows",
+    "list_links",
+    "overview",
+    "queue_overview",
+    "refresh_overview",
+    "review_link",
+    "run_cycle",
+    "scope_principal",
+    "superseders",
+    "sweep_digests",
+    "sweep_overview",
+    "topic_map",
+    "write_link",
+]

@@ -1,0 +1,290 @@
+"""The Guard on a real store with the real default embedder: copies archived, close matches
+flagged, unrelated notes clean, another scope never revealed, failures contained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ctx.core import App, access
+from ctx.core.blocks import StoreRequest, store_block
+from ctx.core.embed import active_generation
+from ctx.core.errors import Conflict, Forbidden, NotFound, ValidationError
+from ctx.core.guard import (
+    NEAR_DUPLICATE,
+    guard_stats,
+    list_flags,
+    resolve_flag,
+    run_checks,
+    set_thresholds,
+    sweep,
+    values,
+)
+from ctx.core.runtime import drain, set_setting
+
+BACKUP = (
+    "The nightly Postgres backup runs at 02:00 on db-2 and keeps 14 days of WAL archives in "
+    "the S3 bucket ctx-backups; restores are tested on the first Monday of each month."
+)
+PARAPHRASE = (
+    "Every night at 02:00 the db-2 host backs up Postgres. WAL archives stay for 14 days in the "
+    "ctx-backups S3 bucket, and on the first Monday of every month we test a restore."
+)
+LASAGNE = "Layer the pasta sheets with ragu and bechamel and bake for 45 minutes at 180 degrees."
+
+
+def principal(app: App, keys: Any, home: str, allowed: list[str] | None = None, admin=False) -> Any:
+    with app.connection() as conn:
+        return access.authenticate(conn, keys.make(home, allowed, admin))
+
+
+def put(app: App, who: Any, title: str, content: str, category: str = "ops", **kw: Any) -> str:
+    req = StoreRequest(title=title, content=content, category=category, **kw)
+    return str(store_block(app, who, req)["id"])
+
+
+def settle(app: App) -> None:
+    drain(app, "embed")
+    drain(app, "guard")
+
+
+def status(app: App, block_id: str) -> dict[str, Any]:
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT b.guard_status, b.is_archived, m.match_id::text AS match_id, m.similarity, "
+            "m.reason, m.cross_match_id::text AS cross_match_id FROM context_blocks b "
+            "LEFT JOIN context_guard_matches m ON m.block_id = b.id WHERE b.id = %s",
+            (block_id,),
+        ).fetchone()
+    assert row is not None
+    return dict(row)
+
+
+@pytest.fixture
+def alpha(app: App, keys: Any) -> Any:
+    return principal(app, keys, "alpha")
+
+
+def test_an_exact_copy_is_archived_with_an_audit_row(app: App, alpha: Any) -> None:
+    first = put(app, alpha, "Backup plan", BACKUP)
+    copy = put(app, alpha, "Backup plan", BACKUP, category="notes")
+    settle(app)
+    assert status(app, first)["guard_status"] == "clean"
+    got = status(app, copy)
+    assert got["guard_status"] == NEAR_DUPLICATE and got["is_archived"]
+    assert got["match_id"] == first and got["similarity"] > 0.999
+    with app.connection() as conn:
+        audit = conn.execute(
+            "SELECT detail FROM context_write_log WHERE action = 'guard.decision' AND block_id = %s",
+            (copy,),
+        ).fetchone()
+    assert audit is not None and audit["detail"]["decision"] == NEAR_DUPLICATE
+    assert audit["detail"]["thresholds"]["source"] in ("embedder", "type")
+
+
+def test_a_paraphrase_is_flagged_and_stays_visible(app: App, alpha: Any) -> None:
+    first = put(app, alpha, "Backup plan", BACKUP)
+    para = put(app, alpha, "How our backups work", PARAPHRASE)
+    settle(app)
+    got = status(app, para)
+    assert got["guard_status"] == "needs_review" and not got["is_archived"]
+    assert got["match_id"] == first
+    flags = list_flags(app, alpha)
+    assert [f["block_id"] for f in flags] == [para]
+    assert flags[0]["match_title"] == "Backup plan"
+
+
+def test_an_unrelated_note_is_clean(app: App, alpha: Any) -> None:
+    put(app, alpha, "Backup plan", BACKUP)
+    food = put(app, alpha, "Lasagne", LASAGNE, category="food")
+    settle(app)
+    got = status(app, food)
+    assert got["guard_status"] == "clean" and got["match_id"] is None
+
+
+def test_a_copy_with_a_changed_value_is_flagged_not_archived(app: App, alpha: Any) -> None:
+    put(app, alpha, "Backup plan", BACKUP)
+    changed = put(app, alpha, "Backup plan v2", BACKUP.replace("02:00", "03:30"))
+    settle(app)
+    got = status(app, changed)
+    assert got["guard_status"] == "needs_review" and not got["is_archived"]
+    assert "values differ" in got["reason"]
+
+
+def test_the_similarity_alone_decides_with_same_words_off(app: App, alpha: Any) -> None:
+    set_setting(app, "guard.same_words", False)
+    put(app, alpha, "Backup plan", BACKUP)
+    changed = put(app, alpha, "Backup plan v2", BACKUP.replace("02:00", "03:30"))
+    settle(app)
+    assert status(app, changed)["guard_status"] == NEAR_DUPLICATE
+
+
+def test_values_reads_numbers_dates_and_amounts() -> None:
+    assert values("at 02:00 on 2026-03-01, 3,5 % of 1.200 EUR") == {
+        "02:00", "2026-03-01", "3.5", "1.200"}  # fmt: skip
+
+
+def test_a_match_in_an_unreadable_scope_is_never_revealed(app: App, keys: Any) -> None:
+    beta = principal(app, keys, "beta")
+    theirs = put(app, beta, "Backup plan", BACKUP)
+    mine_writer = principal(app, keys, "alpha")
+    mine = put(app, mine_writer, "Backup plan", BACKUP)
+    settle(app)
+    got = status(app, mine)
+    assert got["guard_status"] == "clean" and not got["is_archived"]  # decided on alpha alone
+    assert got["match_id"] is None and got["cross_match_id"] == theirs  # for admins
+    assert list_flags(app, mine_writer) == []
+    stats = guard_stats(app, mine_writer)
+    assert stats["open"] == {} and stats["jobs"] is None
+    with pytest.raises(Forbidden):
+        list_flags(app, mine_writer, cross_scope=True)
+    admin = principal(app, keys, "ops", admin=True)
+    cross = list_flags(app, admin, cross_scope=True)
+    assert [(c["block_id"], c["match_id"]) for c in cross] == [(mine, theirs)]
+
+
+def test_a_reader_of_both_scopes_sees_matches_across_them(app: App, keys: Any) -> None:
+    beta = principal(app, keys, "beta")
+    put(app, beta, "Backup plan", BACKUP)
+    both = principal(app, keys, "alpha", ["beta"])
+    mine = put(app, both, "Backup plan", BACKUP)
+    settle(app)
+    assert status(app, mine)["guard_status"] == NEAR_DUPLICATE
+
+
+def test_thresholds_per_type_and_generation_win(app: App, alpha: Any) -> None:
+    with app.connection() as conn:
+        gen = active_generation(conn)
+        assert gen is not None
+        set_thresholds(conn, int(gen["id"]), 0.999, 0.998, block_type="knowledge")
+    put(app, alpha, "Backup plan", BACKUP)
+    para = put(app, alpha, "How our backups work", PARAPHRASE)
+    settle(app)
+    assert status(app, para)["guard_status"] == "clean"
+
+
+def test_a_block_waits_for_its_embedding(app: App, alpha: Any) -> None:
+    block = put(app, alpha, "Backup plan", BACKUP)
+    decisions, later = run_checks(app, [block])
+    assert decisions == [] and later == [block]  # its embed job is still queued
+    with app.connection() as conn:
+        job = conn.execute(
+            "SELECT status, run_after > now() AS later FROM context_jobs WHERE kind = 'guard'"
+        ).fetchone()
+    assert job is not None and job["status"] == "queued"
+    drain(app, "guard")  # puts it back for a few seconds, no busy loop
+    with app.connection() as conn:
+        job = conn.execute(
+            "SELECT status, run_after > now() AS later FROM context_jobs WHERE kind = 'guard'"
+        ).fetchone()
+    assert job is not None and job["later"]
+
+
+def test_the_sweep_queues_blocks_no_job_asks_for(app: App, alpha: Any) -> None:
+    block = put(app, alpha, "Backup plan", BACKUP)
+    drain(app, "embed")
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_jobs WHERE kind = 'guard'")  # a lost job
+    assert sweep(app) == 1
+    assert sweep(app) == 0  # already queued
+    drain(app, "guard")
+    assert status(app, block)["guard_status"] == "clean"
+
+
+def test_one_failing_block_does_not_poison_the_batch(app: App, alpha: Any) -> None:
+    bad = put(app, alpha, "Backup plan", BACKUP)
+    good = put(app, alpha, "Lasagne", LASAGNE, category="food")
+    drain(app, "embed")
+    with app.connection() as conn:  # a database error in the middle of one block's check
+        conn.execute(
+            "CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF NEW.block_id = '{bad}' THEN RAISE EXCEPTION 'injected'; END IF; "
+            "RETURN NEW; END $$"
+        )
+        conn.execute(
+            "CREATE TRIGGER test_fail BEFORE INSERT ON context_guard_matches "
+            "FOR EACH ROW EXECUTE FUNCTION test_fail()"
+        )
+    decisions, _ = run_checks(app, [bad, good])
+    assert [d.block_id for d in decisions] == [good]
+    assert status(app, good)["guard_status"] == "clean"
+    assert status(app, bad)["guard_status"] == "pending"
+    with app.connection() as conn:
+        err = conn.execute(
+            "SELECT detail FROM context_write_log WHERE action = 'guard.error' AND block_id = %s",
+            (bad,),
+        ).fetchone()
+        decided = conn.execute(
+            "SELECT 1 FROM context_write_log WHERE action = 'guard.decision' AND block_id = %s",
+            (bad,),
+        ).fetchone()
+    assert err is not None and "injected" in err["detail"]["error"]
+    assert decided is None  # nothing of the failed check was kept
+
+
+def test_keep_both_brings_an_archived_copy_back_and_sticks(app: App, alpha: Any) -> None:
+    put(app, alpha, "Backup plan", BACKUP)
+    copy = put(app, alpha, "Backup plan", BACKUP, category="notes")
+    settle(app)
+    out = resolve_flag(app, alpha, copy, "keep_both")
+    assert out["resolution"] == "keep_both"
+    got = status(app, copy)
+    assert got["guard_status"] == "reviewed" and not got["is_archived"]
+    assert list_flags(app, alpha) == []
+    put(app, alpha, "Backup plan", BACKUP, category="notes")  # same content stored again
+    settle(app)
+    assert status(app, copy)["guard_status"] == "reviewed"
+
+
+def test_archive_the_match_instead(app: App, alpha: Any) -> None:
+    first = put(app, alpha, "Backup plan", BACKUP)
+    para = put(app, alpha, "How our backups work", PARAPHRASE)
+    settle(app)
+    resolve_flag(app, alpha, para, "archive", which="match")
+    assert status(app, first)["is_archived"] and not status(app, para)["is_archived"]
+
+
+def test_merge_appends_the_content_with_provenance(app: App, alpha: Any) -> None:
+    first = put(app, alpha, "Backup plan", BACKUP, tags=["ops"])
+    para = put(app, alpha, "How our backups work", PARAPHRASE, tags=["backup"])
+    settle(app)
+    out = resolve_flag(app, alpha, para, "merge", which="match")
+    assert out == {"block_id": para, "match_id": first, "resolution": "merge", "kept": first,
+                   "merged": para}  # fmt: skip
+    with app.connection() as conn:
+        kept = conn.execute(
+            "SELECT content, metadata, tags FROM context_blocks WHERE id = %s", (first,)
+        ).fetchone()
+    assert kept is not None and PARAPHRASE in kept["content"] and BACKUP in kept["content"]
+    assert kept["metadata"]["merged_from"][0]["id"] == para
+    assert set(kept["tags"]) == {"ops", "backup"}
+    got = status(app, para)
+    assert got["is_archived"] and got["guard_status"] == "merged"
+
+
+def test_resolving_needs_a_flag_and_write_access(app: App, keys: Any, alpha: Any) -> None:
+    first = put(app, alpha, "Backup plan", BACKUP)
+    para = put(app, alpha, "How our backups work", PARAPHRASE)
+    settle(app)
+    with pytest.raises(NotFound):
+        resolve_flag(app, alpha, first, "keep_both")  # clean: nothing to resolve
+    reader = principal(app, keys, "gamma", ["alpha"])
+    with pytest.raises(Forbidden):
+        resolve_flag(app, reader, para, "keep_both")
+    with pytest.raises(ValidationError):
+        resolve_flag(app, alpha, para, "shred")
+    resolve_flag(app, alpha, para, "keep_both")
+    with pytest.raises(Conflict):
+        resolve_flag(app, alpha, para, "keep_both")
+
+
+def test_types_without_dedup_are_not_checked(app: App, alpha: Any) -> None:
+    put(app, alpha, "Backup plan", BACKUP)
+    log = put(app, alpha, "Backup plan", BACKUP, category="log", block_type="audit-trail")
+    settle(app)
+    assert status(app, log)["guard_status"] == "pending"
+    with app.connection() as conn:
+        n = conn.execute("SELECT count(*) AS n FROM context_guard_matches WHERE block_id = %s",
+                         (log,)).fetchone()  # fmt: skip
+    assert n is not None and n["n"] == 0
