@@ -54,6 +54,7 @@ from locomo_data import (
     summarise,
     title_for,
 )
+from locomo_graph import graph_view
 from locomo_report import print_report
 from locomo_variants import run_variants
 
@@ -337,6 +338,12 @@ def main() -> None:
         action="store_true",
         help="also run hybrid with each block's own embedding as its context vector (the seed)",
     )
+    ap.add_argument(
+        "--graph",
+        default="",
+        help="also compare without and with graph expansion over stand-in links, K:MINSIM "
+        "(e.g. 3:0.9; several comma-separated)",
+    )
     ap.add_argument("--limit-conversations", type=int, default=0, help="0: all (smoke tests)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -433,6 +440,14 @@ def main() -> None:
                     "date_channel_and_gravity": summarise(with_gravity),
                 }
                 progress(f"temporal: {matched} questions resolved to a time")
+            if args.graph:
+                report["graph"] = []
+                for spec in args.graph.split(","):
+                    k, sim = spec.split(":")
+                    view = graph_view(app, convs, by_id, split, int(k), float(sim))
+                    report["graph"].append(view)
+                    progress(f"graph {spec}: {view['links']} links, "
+                             f"without {view['without']['overall']}, with {view['with']['overall']}")  # fmt: skip
             if args.api:
                 report["api"] = api_view(app, convs, by_id)
             if args.confidence:

@@ -62,6 +62,7 @@ def serve(
     """Run ctxd in the foreground; stops cleanly (embedded database included) on SIGINT/SIGTERM."""
     import uvicorn
 
+    from ctx.core.graph import DreamWorker
     from ctx.ui.app import create_app
 
     if port is not None and not 1 <= port <= 65535:
@@ -73,12 +74,14 @@ def serve(
     configure_logging(str(app.settings["log.level"]))
     app.open()
     worker = Worker(app)
+    dreamer = DreamWorker(app)
     listener = Listener(
         app, {"ctx_settings": lambda _payload: app.reload(), "ctx_jobs": worker.notify}
     )
     try:
         listener.start()
         worker.start()
+        dreamer.start()
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()
         config = uvicorn.Config(
@@ -98,6 +101,7 @@ def serve(
             uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+        dreamer.stop()
         worker.stop()
         listener.stop()
         app.close()

@@ -244,6 +244,8 @@ def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
                 is_archived = false,
                 guard_status = CASE
                     WHEN context_blocks.content_hash = EXCLUDED.content_hash
+                         AND NOT (context_blocks.is_archived
+                                  AND context_blocks.guard_status = 'near_duplicate')
                     THEN context_blocks.guard_status ELSE 'pending' END,
                 updated_at = now()
             RETURNING id, (xmax = 0) AS created

@@ -83,18 +83,23 @@ def embed_reblend(
 
 def worker() -> None:
     """Run background jobs in the foreground (for extra worker processes beside ctxd)."""
+    from ctx.core.graph import DreamWorker
+
     with opened_app() as ctx_app:
         w = Worker(ctx_app)
+        dreamer = DreamWorker(ctx_app)
         listener = Listener(
             ctx_app, {"ctx_jobs": w.notify, "ctx_settings": lambda _: ctx_app.reload()}
         )
         listener.start()
-        console.print("worker running; Ctrl-C to stop")
+        dreamer.start()
+        console.print("worker running (jobs and Dream); Ctrl-C to stop")
         try:
             w.run_forever()
         except KeyboardInterrupt:
             pass
         finally:
+            dreamer.stop()
             listener.stop()
 
 

@@ -113,28 +113,43 @@ class _Cycle:
 
     # -- model calls ---------------------------------------------------------------------------
 
-    def _ask(self, prompt: str, values: dict[str, Any], pieces: list[Piece],
-             user: Callable[[list[Piece]], str]) -> str:  # fmt: skip
+    def _ask(
+        self,
+        prompt: str,
+        values: Callable[[list[Piece]], dict[str, Any]],
+        pieces: list[Piece],
+        user: Callable[[list[Piece]], str],
+        need: int = 1,
+    ) -> llm.Reply:
+        """One model call; ``values`` and ``user`` see only the pieces the backend may see."""
         left = self.deadline - time.monotonic()
         if left <= 1.0:
             raise CycleTimeout("the Dream cycle ran out of time (dream.cycle_timeout_s)")
         timeout = min(float(self.app.settings["dream.call_timeout_s"]), left)
-        system = llm.render_prompt(prompt, self.version, **values)
         reply = llm.chat(
             self.app,
             ROLE,
             lambda admitted: [
-                {"role": "system", "content": system},
+                {
+                    "role": "system",
+                    "content": llm.render_prompt(prompt, self.version, **values(admitted)),
+                },
                 {"role": "user", "content": user(admitted)},
             ],
             pieces=pieces,
-            need=1,
+            need=need,
             required=[self.piece],
             params={**SAMPLER, llm.TIMEOUT_PARAM: timeout},
         )
         if self.app.settings["dream.throttle"] == "throttled":
             self.pause()
-        return reply.text
+        return reply
+
+    @staticmethod
+    def _seen(cands: dict[str, Candidate], admitted: list[Piece]) -> dict[str, Candidate]:
+        """The candidates the backend was shown (the trust gate withheld the others)."""
+        ids = {str(p.value) for p in admitted}
+        return {label: c for label, c in cands.items() if c.id in ids}
 
     def _source_text(self) -> str:
         chars = int(self.app.settings["dream.source_chars"])
@@ -147,13 +162,13 @@ class _Cycle:
         if b.keywords and b.keywords_hash == b.content_hash:
             return list(b.keywords)
         chars = int(self.app.settings["dream.source_chars"])
-        text = self._ask(
+        reply = self._ask(
             "dream-keywords",
-            {"max_keywords": MAX_KEYWORDS},
+            lambda _: {"max_keywords": MAX_KEYWORDS},
             [self.piece],
             lambda _: source_block("note", b.title, b.content, chars),
         )
-        words = parse_keywords(text)
+        words = parse_keywords(reply.text)
         if words is None:
             raise Unreadable("the model's keywords were not a JSON array")
         with self.app.connection() as conn:
@@ -223,13 +238,19 @@ class _Cycle:
         if not cands:
             return []
         pieces = [self.piece, *(Piece(c.sensitivity, c.id) for c in cands.values())]
-        text = self._ask(
-            "dream-evaluate",
-            {"count": len(cands), "max_links": int(self.app.settings["dream.max_links_per_cycle"])},
-            pieces,
-            lambda admitted: self._shown(cands, admitted),
-        )
-        parsed = parse_links(text, self.block.id, cands)
+        most = int(self.app.settings["dream.max_links_per_cycle"])
+        try:
+            reply = self._ask(
+                "dream-evaluate",
+                lambda admitted: {"count": len(self._seen(cands, admitted)), "max_links": most},
+                pieces,
+                lambda admitted: self._shown(cands, admitted),
+                need=2,  # the block and at least one candidate
+            )
+        except llm.NoBackend as exc:  # the block is visible (keywords came), its candidates not
+            self.result.ignored.append(f"no backend may see a candidate: {exc.message}")
+            return []
+        parsed = parse_links(reply.text, self.block.id, self._seen(cands, reply.admitted))
         if parsed is None:
             raise Unreadable("the model's evaluation was not a JSON array")
         links, ignored = parsed
@@ -268,13 +289,18 @@ class _Cycle:
         if not cands:
             return {}, {}
         pieces = [self.piece, *(Piece(c.sensitivity, c.id) for c in cands.values())]
-        text = self._ask(
-            "dream-recurrent",
-            {"count": len(cands)},
-            pieces,
-            lambda admitted: self._shown(cands, admitted),
-        )
-        confirmed = parse_recurrent(text, cands)
+        try:
+            reply = self._ask(
+                "dream-recurrent",
+                lambda admitted: {"count": len(self._seen(cands, admitted))},
+                pieces,
+                lambda admitted: self._shown(cands, admitted),
+                need=2,
+            )
+        except llm.NoBackend as exc:
+            self.result.ignored.append(f"no backend may see a recurrent candidate: {exc.message}")
+            return {}, {}
+        confirmed = parse_recurrent(reply.text, self._seen(cands, reply.admitted))
         if confirmed is None:
             raise Unreadable("the model's recurrent confirmation was not a JSON array")
         return confirmed, cands
@@ -333,8 +359,9 @@ def run_cycle(
     block_id: str | None = None,
     pause: Callable[[], None] = lambda: None,
     owner: int | None = None,
+    scopes: list[str] | None = None,
 ) -> CycleResult | None:
-    """Run one cycle; None when no block is due. A cycle that fails is reported in the result
+    """Run one cycle (on a block of ``scopes`` when given); None when no block is due. A cycle that fails is reported in the result
     (outcome ``failed``) and its block cools down briefly; it never raises for a model's fault."""
     started = time.monotonic()
     why = llm.available(app, ROLE)
@@ -342,7 +369,7 @@ def run_cycle(
         return CycleResult(None, "skipped", error=why)
     lease = owner if owner is not None else app.lease.id()
     with app.connection() as conn:
-        block = claim_block(conn, lease, block_id)
+        block = claim_block(conn, lease, block_id, scopes)
     if block is None:
         return None
     cycle = _Cycle(app, block, pause)
@@ -360,5 +387,5 @@ def run_cycle(
         with app.connection() as conn:
             release(conn, block.id, lease, outcome=result.outcome, links=len(result.links),
                     cooldown_s=_cooldown(app, result.outcome, block.errors),
-                    error=result.error)  # fmt: skip
+                    error=result.error, content_hash=block.content_hash)  # fmt: skip
     return result

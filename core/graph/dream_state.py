@@ -29,9 +29,10 @@ UPDATE context_dream_state s SET claimed_by = %(owner)s, claimed_at = now()
          JOIN context_block_types t ON t.name = b.block_type AND t.dream_linkable
         WHERE NOT b.is_archived AND d.due_at <= now()
           AND (%(block)s::uuid IS NULL OR d.block_id = %(block)s::uuid)
+          AND (%(scopes)s::text[] IS NULL OR b.scope = ANY(%(scopes)s::text[]))
           AND (d.claimed_by IS NULL OR d.claimed_at < now() - interval '{STALE_AFTER}'
                OR {owner_gone("d.claimed_by")})
-        ORDER BY d.checked_at NULLS FIRST, d.due_at, d.block_id
+        ORDER BY (d.checked_at IS NULL) DESC, d.due_at, d.block_id
         LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
 RETURNING s.block_id::text AS block_id, s.keywords, s.keywords_hash, s.errors
 """
@@ -55,10 +56,14 @@ class Claimed:
 
 
 def claim_block(
-    conn: psycopg.Connection[Any], owner: int, block_id: str | None = None
+    conn: psycopg.Connection[Any],
+    owner: int,
+    block_id: str | None = None,
+    scopes: list[str] | None = None,
 ) -> Claimed | None:
-    """Claim the next due block (or ``block_id`` if it is due and free) for lease ``owner``."""
-    row = conn.execute(_CLAIM, {"owner": owner, "block": block_id}).fetchone()
+    """Claim the next due block (or ``block_id`` if it is due and free; within ``scopes`` when
+    given) for lease ``owner``."""
+    row = conn.execute(_CLAIM, {"owner": owner, "block": block_id, "scopes": scopes}).fetchone()
     if row is None:
         return None
     b = conn.execute(
@@ -90,13 +95,18 @@ def release(
     links: int,
     cooldown_s: float,
     error: str | None = None,
+    content_hash: str | None = None,
 ) -> None:
-    """End a cycle: the block is due again after ``cooldown_s``; failures are counted."""
+    """End a cycle: the block is due again after ``cooldown_s`` (at once when its content
+    changed during the cycle: ``content_hash`` is what the cycle read); failures are counted."""
     conn.execute(
         """
         UPDATE context_dream_state
            SET claimed_by = NULL, claimed_at = NULL, checked_at = now(),
-               due_at = now() + make_interval(secs => %(cooldown)s),
+               due_at = CASE WHEN %(hash)s::text IS NOT NULL AND %(hash)s::text IS DISTINCT FROM
+                                  (SELECT b.content_hash FROM context_blocks b
+                                    WHERE b.id = %(id)s)
+                             THEN now() ELSE now() + make_interval(secs => %(cooldown)s) END,
                cycles = cycles + 1, links_made = links_made + %(links)s,
                errors = CASE WHEN %(error)s::text IS NULL THEN 0 ELSE errors + 1 END,
                last_outcome = %(outcome)s, last_error = %(error)s
@@ -109,6 +119,7 @@ def release(
             "outcome": outcome,
             "id": block_id,
             "owner": owner,
+            "hash": content_hash,
         },
     )
 

@@ -36,8 +36,10 @@ def link_rows(
     *,
     types: Sequence[str] = LINK_TYPES,
     min_confidence: float = 0.0,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Live links touching any of ``ids`` whose both ends are readable and not archived."""
+    """Live links touching any of ``ids`` whose both ends are readable and not archived (the
+    ``limit`` most confident when given)."""
     if not ids:
         return []
     rows = conn.execute(
@@ -51,8 +53,16 @@ def link_rows(
            AND l.{LIVE} AND l.link_type = ANY(%(types)s) AND l.confidence >= %(min)s
            AND s.scope = ANY(%(scopes)s) AND t.scope = ANY(%(scopes)s)
            AND NOT s.is_archived AND NOT t.is_archived
+         ORDER BY l.confidence DESC, l.id
+         LIMIT %(limit)s
         """,
-        {"ids": list(ids), "scopes": list(scopes), "types": list(types), "min": min_confidence},
+        {
+            "ids": list(ids),
+            "scopes": list(scopes),
+            "types": list(types),
+            "min": min_confidence,
+            "limit": limit,
+        },
     ).fetchall()
     return [dict(r) for r in rows]
 

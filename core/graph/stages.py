@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ctx.core.retrieval import QueryRun
 
 POSITIVE = ("causal", "factual", "topical", "recurrent", "supersedes")
+LINKS_PER_SEED = 10  # bounds the expansion of a heavily linked block (the most confident first)
 
 
 def _neighbours(q: QueryRun, seeds: list[Candidate]) -> dict[str, tuple[float, str, str]]:
@@ -33,7 +34,8 @@ def _neighbours(q: QueryRun, seeds: list[Candidate]) -> dict[str, tuple[float, s
     seed_score = {c.block_id: c.score for c in seeds}
     with q.app.connection() as conn:
         links = link_rows(conn, list(seed_score), q.scopes, types=POSITIVE,
-                          min_confidence=float(s["query.graph_min_confidence"]))  # fmt: skip
+                          min_confidence=float(s["query.graph_min_confidence"]),
+                          limit=LINKS_PER_SEED * len(seed_score))  # fmt: skip
     out: dict[str, tuple[float, str, str]] = {}
     for link in links:
         ends = (link["source_id"], link["target_id"])
@@ -117,25 +119,51 @@ def supersedes(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     if q.temporal.matched or not q.app.settings["query.supersedes_filter"]:
         q.note(marked=len(newer), dropped=0)
         return candidates
-    position = {c.block_id: i for i, c in enumerate(candidates)}
-    out: list[Candidate | None] = list(candidates)
-    dropped = 0
-    for old, by in newer.items():
-        present = [b for b in by if b in position and out[position[b]] is not None]
-        if not present or out[position[old]] is None:
+    dropped = _drop_superseded(candidates, newer)
+    q.note(marked=len(newer), dropped=len(candidates) - len(dropped))
+    return dropped
+
+
+def _later(block: str, newer: dict[str, list[str]]) -> set[str]:
+    """Every newer version of ``block`` (chains followed: a by b, b by c; cycles stop)."""
+    seen: set[str] = set()
+    frontier = [block]
+    while frontier:
+        frontier = [s for b in frontier for s in newer.get(b, []) if s not in seen and s != block]
+        seen.update(frontier)
+    return seen
+
+
+def _newest(block: str, newer: dict[str, list[str]], order: dict[str, int]) -> str | None:
+    """The newest version of ``block`` among the candidates (``order``: id -> position): the one
+    with no newer candidate version of its own, the best placed on a tie; None without one."""
+    present = [s for s in _later(block, newer) if s in order]
+    if not present:
+        return None
+    return min(present, key=lambda s: (len(_later(s, newer) & order.keys()), order[s]))
+
+
+def _drop_superseded(candidates: list[Candidate], newer: dict[str, list[str]]) -> list[Candidate]:
+    """Each superseded candidate whose newer version is present gives way: the newest present
+    version takes the best place any of its versions held, and the others go."""
+    order = {c.block_id: i for i, c in enumerate(candidates)}
+    heir: dict[str, str] = {}
+    for c in candidates:
+        newest = _newest(c.block_id, newer, order)
+        if newest is not None:
+            heir[c.block_id] = newest
+    out: list[Candidate] = []
+    placed: set[str] = set()
+    by_id = {c.block_id: c for c in candidates}
+    for c in candidates:
+        target = heir.get(c.block_id, c.block_id)
+        if target in placed:
             continue
-        best = min(present, key=lambda b: position[b])
-        i, j = position[old], position[best]
-        if j > i:  # the newer version takes the outdated one's place
-            moved = candidates[j]
-            moved.score = max(moved.score, candidates[i].score)
-            out[i], out[j] = moved, None
-            position[best] = i
-        else:
-            out[i] = None
-        dropped += 1
-    q.note(marked=len(newer), dropped=dropped)
-    return [c for c in out if c is not None]
+        keep = by_id[target]
+        keep.score = max(keep.score, c.score)
+        out.append(keep)
+        placed.add(target)
+    return out
 
 
 EXPANSION_STAGE = QueryStage("graph", graph, before="rerank", description=graph.__doc__ or "")

@@ -10,7 +10,6 @@ from ctx.core.guard.check import (
     decide,
     values,
 )
-from ctx.core.guard.wording import word_changes
 from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
 from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
 from ctx.core.guard.thresholds import (
@@ -20,6 +19,7 @@ from ctx.core.guard.thresholds import (
     thresholds_for,
     unset_thresholds,
 )
+from ctx.core.guard.wording import word_changes
 
 __all__ = [
     "CLEAN",

@@ -133,6 +133,11 @@ def decide(
         return NEAR_DUPLICATE, "a copy of an earlier block", {}
     if match.similarity >= limits.duplicate:
         here, there = word_changes(block["content"], match.content)
+        # Titles may be worded differently ("Copy of ..."), but not name other values
+        # ("Standup 2026-03-03" / "Standup 2026-03-04" with the same content are two days).
+        mine, theirs = values(block["title"]), values(match.title)
+        here += sorted(mine - theirs)
+        there += sorted(theirs - mine)
         if here or there:
             what = "values" if values(" ".join(here + there)) else "words"
             return (

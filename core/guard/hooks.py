@@ -55,5 +55,5 @@ def before_block_write(
     spec = write.spec
     if not (spec.guard_dedup and spec.embed and app.settings["guard.enabled"]):
         return
-    if write.changed("content", "block_type"):
-        write.queue_job(GUARD_JOBS.kind)
+    if write.changed("content", "block_type") or write.revives:
+        write.queue_job(GUARD_JOBS.kind)  # a revived copy is checked again

@@ -70,6 +70,8 @@ def run_checks(app: App, block_ids: list[str]) -> tuple[list[Decision], list[str
             spec = app.block_type(block["block_type"])
             if spec is None or not spec.guard_dedup or block["is_archived"]:
                 continue
+            if block["guard_status"] != "pending":
+                continue  # decided already (a job delivered twice), or reviewed by a person
             if not spec.embed:
                 conn.execute(
                     "UPDATE context_blocks SET guard_status = 'unchecked', "
@@ -108,12 +110,19 @@ def _exists(conn: psycopg.Connection[Any], block_id: str) -> bool:
 
 
 def _announce_archived(app: App, block_id: str) -> None:
-    with app.connection() as conn:
-        block = fetch_block(conn, block_id)
-    app.host.notify("on_block_written", app=app, block=block, action="archived")
+    """Tell the other capabilities (term counts, live views) after the commit; a failure here is
+    logged, never allowed to fail the batch whose decisions already stand."""
+    try:
+        with app.connection() as conn:
+            block = fetch_block(conn, block_id)
+        app.host.notify("on_block_written", app=app, block=block, action="archived")
+    except Exception as exc:
+        log.warning("announcing the archived copy %s failed: %s", block_id, error_text(exc))
 
 
 def handle_guard_jobs(app: App, jobs: list[Job]) -> JobOutcome | None:
+    if not app.settings["guard.enabled"]:
+        return None  # the Guard is off: the jobs are done with nothing checked
     by_block: dict[str, list[int]] = {}
     for job in jobs:
         by_block.setdefault(str(job.payload.get("block_id", "")), []).append(job.id)
@@ -143,6 +152,8 @@ ON CONFLICT DO NOTHING
 
 def sweep(app: App) -> int:
     """Queue a check for every unchecked, embedded block that no job asks for."""
+    if not app.settings["guard.enabled"]:
+        return 0
     with app.connection() as conn:
         return conn.execute(_SWEEP).rowcount
 

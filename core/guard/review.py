@@ -9,7 +9,8 @@
   and marked ``merged``.
 
 A caller sees a flag only when it can read both blocks; resolving needs write access (the home
-scope) to every block the resolution changes. Cross-scope matches are listed to admin keys only.
+scope) to every block the resolution changes. Cross-scope matches are listed to admin keys only,
+for blocks they can read, with nothing of the other block but its scope and the similarity.
 """
 
 from __future__ import annotations
@@ -44,13 +45,15 @@ SELECT m.block_id::text AS block_id, m.match_id::text AS match_id, m.similarity,
  LIMIT %(limit)s
 """
 
+# Cross-scope matches, for admins: the flagged block (in a scope the admin reads), and of the
+# other block only its scope and the similarity. The admin bit never widens read scopes.
 _CROSS = """
-SELECT m.block_id::text AS block_id, m.cross_match_id::text AS match_id,
-       m.cross_similarity AS similarity, m.checked_at, b.scope, b.title,
-       o.scope AS match_scope, o.title AS match_title
+SELECT m.block_id::text AS block_id, b.title, b.scope, m.cross_similarity AS similarity,
+       m.checked_at, o.scope AS match_scope
   FROM context_guard_matches m
   JOIN context_blocks b ON b.id = m.block_id
   JOIN context_blocks o ON o.id = m.cross_match_id
+ WHERE b.scope = ANY(%(scopes)s)
  ORDER BY m.checked_at DESC LIMIT %(limit)s
 """
 
@@ -73,7 +76,8 @@ def list_flags(
     with app.connection() as conn:
         if cross_scope:
             who.require_admin()
-            return [dict(r) for r in conn.execute(_CROSS, {"limit": limit}).fetchall()]
+            rows = conn.execute(_CROSS, {"scopes": list(who.read_scopes), "limit": limit})
+            return [dict(r) for r in rows.fetchall()]
         rows = conn.execute(
             _LIST,
             {
@@ -206,12 +210,16 @@ def resolve_flag(
             set_archived(app, who, block_id, False)
         _settle(app, who, block_id, "keep_both", "reviewed")
     elif resolution == "archive":
-        target = block_id if which == "block" else match_id
+        target, other = (block_id, match_id) if which == "block" else (match_id, block_id)
+        who.require_write(_scope(app, other))
         set_archived(app, who, target, True)
+        _bring_back(app, who, other)  # the one that stays is visible
         out["archived"] = target
         _settle(app, who, block_id, "archived", "reviewed")
     else:
         keep, gone = (block_id, match_id) if which == "block" else (match_id, block_id)
+        who.require_write(_scope(app, keep))
+        _bring_back(app, who, keep)
         out.update(_merge(app, who, keep, gone))
         _settle(app, who, block_id, "merged", "merged" if gone == block_id else "reviewed")
         if gone != block_id:
@@ -220,6 +228,13 @@ def resolve_flag(
                     "UPDATE context_blocks SET guard_status = 'merged' WHERE id = %s", (gone,)
                 )
     return out
+
+
+def _bring_back(app: App, who: Principal, block_id: str) -> None:
+    with app.connection() as conn:
+        archived = fetch_block(conn, block_id)["is_archived"]
+    if archived:
+        set_archived(app, who, block_id, False)
 
 
 def _scope(app: App, block_id: str) -> str:

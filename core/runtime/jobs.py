@@ -205,6 +205,21 @@ def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
 _STILL_MINE = "(%(owner)s::integer IS NULL OR locked_by = %(owner)s::integer)"
 
 
+def _drop_superseded(conn: psycopg.Connection[Any], job_ids: list[int], owner: int | None) -> None:
+    """Jobs about to be queued again whose work another queued job (same kind and dedupe key)
+    asks for already are deleted instead: only one may be queued, and the newer one covers it."""
+    conn.execute(
+        f"""
+        DELETE FROM context_jobs j
+         WHERE j.id = ANY(%(ids)s) AND {_STILL_MINE.replace("locked_by", "j.locked_by")}
+           AND j.dedupe_key IS NOT NULL
+           AND EXISTS (SELECT 1 FROM context_jobs q WHERE q.kind = j.kind
+                          AND q.dedupe_key = j.dedupe_key AND q.status = 'queued' AND q.id <> j.id)
+        """,
+        {"ids": job_ids, "owner": owner},
+    )
+
+
 def requeue(
     conn: psycopg.Connection[Any],
     job_ids: list[int],
@@ -214,6 +229,7 @@ def requeue(
     """Hand jobs back for a later step (after ``delay_s`` seconds), without counting the
     attempt."""
     if job_ids:
+        _drop_superseded(conn, job_ids, owner)
         conn.execute(
             "UPDATE context_jobs SET status = 'queued', locked_at = NULL, locked_by = NULL, "
             "attempts = 0, run_after = now() + make_interval(secs => %(delay)s) "
@@ -229,7 +245,9 @@ def fail(
     max_attempts: int,
     owner: int | None = None,
 ) -> None:
-    """Put a job back with backoff (2^attempts seconds), or quarantine it when out of attempts."""
+    """Put a job back with backoff (2^attempts seconds), or quarantine it when out of attempts;
+    a job whose work another queued job asks for already is deleted instead."""
+    _drop_superseded(conn, [job_id], owner)
     conn.execute(
         f"""
         UPDATE context_jobs

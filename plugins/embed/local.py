@@ -117,6 +117,9 @@ class MiniLMEmbedder:
     name = "minilm"
     model = MINILM_MODEL_ID
     dimensions = DIMENSIONS
+    #: Guard (duplicate, review) similarity of title + content, calibrated on the tuning half of
+    #: our labelled pair set (bench/guard_pairs.py; docs/benchmarks.md)
+    guard_thresholds = (0.975, 0.61)
 
     def __init__(self, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
         self.batch_size = batch_size
@@ -138,6 +141,11 @@ class E5Embedder:
     #: (related, confident) dense similarity of a query to its nearest context vector, measured
     #: on LoCoMo questions asked in their own and in another conversation (docs/benchmarks.md)
     similarity_bands = (0.825, 0.85)
+    #: Guard (duplicate, review) similarity of title + content, calibrated on the tuning half of
+    #: our labelled pair set (bench/guard_pairs.py; docs/benchmarks.md): unrelated notes score
+    #: up to 0.85 and paraphrases up to 0.993 with this model, so the seed's 0.98 / 0.92 would
+    #: archive paraphrases
+    guard_thresholds = (0.995, 0.9075)
 
     def __init__(self, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
         self.batch_size = batch_size

@@ -73,8 +73,14 @@ def dream_review_link(
 
 @router.post("/run", name="dream_run")
 def dream_run(req: RunRequest, app: AppDep, who: AdminDep) -> dict[str, Any]:
-    """Run one cycle now and return what it did (``nothing due`` when no block is)."""
-    result = graph.run_cycle(app, block_id=req.block_id)
+    """Run one cycle now on the next due block of a scope the key reads (or the given block,
+    when it is due) and return what it did (``nothing due`` when no block is)."""
+    if req.block_id is not None:
+        try:
+            uuid.UUID(req.block_id)
+        except ValueError:
+            raise ValidationError("block_id must be a block id", field="block_id") from None
+    result = graph.run_cycle(app, block_id=req.block_id, scopes=list(who.read_scopes))
     return result.as_dict() if result else {"outcome": "nothing due", "block_id": req.block_id}
 
 

@@ -86,8 +86,12 @@ def test_store_queues_the_jobs_the_type_row_asks_for(app: App) -> None:
     knowledge = blocks.store_block(app, ALPHA, _req("k", block_type="knowledge"))
     reference = blocks.store_block(app, ALPHA, _req("r", block_type="reference"))
     meta = blocks.store_block(app, ALPHA, _req("m", block_type="system-meta"))
-    assert _jobs(app, knowledge["id"]) == [("embed", "queued"), ("temporal", "queued")]
-    assert _jobs(app, reference["id"]) == [("embed", "queued")]
+    assert _jobs(app, knowledge["id"]) == [
+        ("embed", "queued"),
+        ("guard", "queued"),
+        ("temporal", "queued"),
+    ]
+    assert _jobs(app, reference["id"]) == [("embed", "queued"), ("guard", "queued")]
     assert _jobs(app, meta["id"]) == []
     assert blocks.get_block(app, ALPHA, meta["id"])["block_type"] == "system-meta"
 
@@ -96,14 +100,18 @@ def test_only_changed_content_queues_new_work_and_resets_guard(app: App) -> None
     stored = blocks.store_block(app, ALPHA, _req("Same", "text"))
     with app.connection() as conn:
         finish(conn, [j["id"] for j in conn.execute("SELECT id FROM context_jobs")])
-        conn.execute("UPDATE context_blocks SET guard_status = 'accepted'")
+        conn.execute("UPDATE context_blocks SET guard_status = 'reviewed'")
 
     blocks.store_block(app, ALPHA, _req("Same", "text", tags=["new-tag"]))
     assert _jobs(app, stored["id"]) == []
-    assert blocks.get_block(app, ALPHA, stored["id"])["guard_status"] == "accepted"
+    assert blocks.get_block(app, ALPHA, stored["id"])["guard_status"] == "reviewed"
 
     blocks.store_block(app, ALPHA, _req("Same", "changed text"))
-    assert _jobs(app, stored["id"]) == [("embed", "queued"), ("temporal", "queued")]
+    assert _jobs(app, stored["id"]) == [
+        ("embed", "queued"),
+        ("guard", "queued"),
+        ("temporal", "queued"),
+    ]
     assert blocks.get_block(app, ALPHA, stored["id"])["guard_status"] == "pending"
 
 

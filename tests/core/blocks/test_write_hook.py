@@ -98,17 +98,18 @@ def test_annotations_and_queued_jobs_land_with_the_block(gated: tuple[App, Gate]
     assert row["tags"] == ["ops", "gated"]
     assert row["metadata"] == {"k": 1, "checked_by": "a"}
     jobs = _rows(app, "SELECT kind, payload, dedupe_key FROM context_jobs ORDER BY id")
-    # The core's own capabilities use the same hook, first: embed and temporal jobs for the
-    # block, and a recount of the scope's common words (one per scope).
-    assert [j["kind"] for j in jobs] == ["embed", "temporal", "scope_terms", "example.review"]
+    # The core's own capabilities use the same hook, first: embed, temporal and Guard jobs for
+    # the block, and a recount of the scope's common words (one per scope).
+    kinds = ["embed", "temporal", "scope_terms", "guard", "example.review"]
+    assert [j["kind"] for j in jobs] == kinds
     assert jobs[2]["payload"] == {"scope": "alpha"} and jobs[2]["dedupe_key"] == "scope:alpha"
-    assert jobs[3]["payload"] == {"reason": "content", "block_id": block_id}
-    assert jobs[3]["dedupe_key"] == block_id
+    assert jobs[4]["payload"] == {"reason": "content", "block_id": block_id}
+    assert jobs[4]["dedupe_key"] == block_id
 
     # Same content again: the hook sees the previous version and asks for nothing new.
     _store(app, "Plan", tags=["ops"], metadata={"k": 1})
     assert gate.seen[-1] == ("Plan", False, "INTRANS")
-    assert len(_rows(app, "SELECT id FROM context_jobs")) == 4
+    assert len(_rows(app, "SELECT id FROM context_jobs")) == 5
 
 
 def test_a_hook_may_not_lower_sensitivity(database_url: str, tmp_path: Path) -> None:

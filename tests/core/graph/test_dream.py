@@ -319,9 +319,16 @@ def test_the_trust_gate_withholds_personal_candidates_and_personal_sources(
     private = put(app, who, "Backup fears", "Postgres backup of db-2 at night.",
                   sensitivity="personal")  # fmt: skip
     drain(app, "embed")
-    srv.chat_responder = responder({})
+    # the model names every label there could be, shown or not
+    srv.chat_responder = responder(
+        lambda seen: json.dumps(
+            [{"target": f"C{i}", "type": "topical", "confidence": 0.9} for i in range(1, 6)]
+        )
+    )
     run_cycle(app, block_id=src)
     assert "private postgres" not in srv.sent_text()
+    assert "Backup fears" not in srv.sent_text()
+    assert links(app) == []  # no link to a candidate the backend was not shown
     srv.requests.clear()
     result = run_cycle(app, block_id=private)  # the backend may not see the block itself
     assert result is not None and result.outcome == "failed"
@@ -429,3 +436,18 @@ def test_the_throttle_off_stops_cycles(dreaming: App, srv: Any, keys: Any) -> No
     worker = DreamWorker(dreaming, threads=0)
     assert worker.step() is False
     assert srv.requests == []
+
+
+def test_an_edit_during_a_cycle_leaves_the_block_due(dreaming: App, srv: Any, keys: Any) -> None:
+    who, ids = backup_store(dreaming, keys)
+    inner = responder({})
+
+    def edit_then_answer(body: dict[str, Any]) -> str:
+        if "search phrases" in body["messages"][0]["content"]:
+            put(dreaming, who, "Backup plan", "Backups moved to 04:00 on db-3.")
+        return inner(body)
+
+    srv.chat_responder = edit_then_answer
+    result = run_cycle(dreaming, block_id=ids["Backup plan"])
+    assert result is not None and result.outcome == "inert"
+    assert state(dreaming, ids["Backup plan"])["due_in"] <= 0  # due again at once, not in 14 days

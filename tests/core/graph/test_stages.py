@@ -146,3 +146,17 @@ def test_expansion_never_walks_back_to_an_outdated_block(app: App, keys: Any) ->
     with app.connection() as conn:
         write_link(conn, new, old, "supersedes", 0.9)
     assert old not in ids_of(ask(app, who, "kiln firing schedule glaze thursdays"))
+
+
+def test_a_chain_of_versions_gives_the_newest_its_best_place() -> None:
+    from ctx.core.graph.stages import _drop_superseded
+    from ctx.core.retrieval import Candidate
+
+    def kept(ids: list[str], newer: dict[str, list[str]]) -> list[str]:
+        cands = [Candidate(i, 1.0 / (n + 1)) for n, i in enumerate(ids)]
+        return [c.block_id for c in _drop_superseded(cands, newer)]
+
+    assert kept(["z", "a", "b"], {"z": ["a"], "a": ["b"]}) == ["b"]
+    assert kept(["z", "a", "b"], {"a": ["b"], "z": ["a"]}) == ["b"]  # whatever the link order
+    assert kept(["b", "x", "z"], {"z": ["b"]}) == ["b", "x"]
+    assert kept(["z", "x"], {"z": ["a"]}) == ["z", "x"]  # its successor is no candidate

@@ -20,6 +20,7 @@ from ctx.core.guard import (
     set_thresholds,
     sweep,
     values,
+    word_changes,
 )
 from ctx.core.runtime import drain, set_setting
 
@@ -139,9 +140,12 @@ def test_a_match_in_an_unreadable_scope_is_never_revealed(app: App, keys: Any) -
     assert stats["open"] == {} and stats["jobs"] is None
     with pytest.raises(Forbidden):
         list_flags(app, mine_writer, cross_scope=True)
-    admin = principal(app, keys, "ops", admin=True)
+    admin = principal(app, keys, "ops", ["alpha"], admin=True)
     cross = list_flags(app, admin, cross_scope=True)
-    assert [(c["block_id"], c["match_id"]) for c in cross] == [(mine, theirs)]
+    assert [(c["block_id"], c["match_scope"]) for c in cross] == [(mine, "beta")]
+    assert theirs not in str(cross) and "match_title" not in cross[0]  # nothing of beta's block
+    blind = principal(app, keys, "ops2", admin=True)  # an admin bit does not widen scopes
+    assert list_flags(app, blind, cross_scope=True) == []
 
 
 def test_a_reader_of_both_scopes_sees_matches_across_them(app: App, keys: Any) -> None:
@@ -288,3 +292,74 @@ def test_types_without_dedup_are_not_checked(app: App, alpha: Any) -> None:
         n = conn.execute("SELECT count(*) AS n FROM context_guard_matches WHERE block_id = %s",
                          (log,)).fetchone()  # fmt: skip
     assert n is not None and n["n"] == 0
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("The nightly backup runs at 02:00.", "- the nighlty backup runs at 02:00!", True),
+        ("We drop the Redis cache.", "We drop Redis cache", True),  # a function word
+        ("The backup runs on Monday.", "The backup runs on Sunday.", False),
+        ("Increase the pool size.", "Decrease the pool size.", False),
+        ("Set the maximum retries.", "Set the minimum retries.", False),
+        ("server01 is down", "server02 is down", False),
+        ("Maria called back.", "Mario called back.", False),
+        ("Alice pays Bob 50 EUR.", "Bob pays Alice 50 EUR.", False),  # the order matters
+        ("Backups at 02:00.", "Backups at 03:30.", False),
+    ],
+)
+def test_the_word_check(a: str, b: str, same: bool) -> None:
+    assert (word_changes(a, b) == ([], [])) is same
+
+
+def test_titles_must_not_name_other_values(app: App, alpha: Any) -> None:
+    same = "No blockers today, all tasks on track."
+    put(app, alpha, "Standup 2026-03-03", same)
+    copy = put(app, alpha, "Standup 2026-03-03", same, category="notes")
+    settle(app)
+    assert status(app, copy)["guard_status"] == NEAR_DUPLICATE
+    second = put(app, alpha, "Standup 2026-03-04", same)
+    settle(app)
+    got = status(app, second)
+    assert got["guard_status"] == "needs_review" and not got["is_archived"]
+
+
+def test_the_guard_off_checks_nothing(app: App, alpha: Any) -> None:
+    set_setting(app, "guard.enabled", False)
+    put(app, alpha, "Backup plan", BACKUP)
+    drain(app, "embed")
+    with app.connection() as conn:  # blocks from before the switch: the sweep leaves them
+        conn.execute("UPDATE context_blocks SET guard_status = 'pending'")
+    assert sweep(app) == 0
+    copy = put(app, alpha, "Backup plan", BACKUP, category="notes")
+    settle(app)
+    assert status(app, copy)["guard_status"] == "pending"
+
+
+def test_a_check_delivered_twice_does_not_undo_a_review(app: App, alpha: Any) -> None:
+    put(app, alpha, "Backup plan", BACKUP)
+    copy = put(app, alpha, "Backup plan", BACKUP, category="notes")
+    settle(app)
+    resolve_flag(app, alpha, copy, "keep_both")
+    decisions, _ = run_checks(app, [copy])  # a second delivery of the same job
+    assert decisions == []
+    assert status(app, copy)["guard_status"] == "reviewed" and not status(app, copy)["is_archived"]
+
+
+def test_a_revived_copy_is_checked_again(app: App, alpha: Any) -> None:
+    put(app, alpha, "Backup plan", BACKUP)
+    copy = put(app, alpha, "Backup plan", BACKUP, category="notes")
+    settle(app)
+    assert status(app, copy)["is_archived"]
+    put(app, alpha, "Backup plan", BACKUP, category="notes")  # stored again: brought back
+    assert status(app, copy)["guard_status"] == "pending"
+    settle(app)
+    assert status(app, copy)["guard_status"] == NEAR_DUPLICATE and status(app, copy)["is_archived"]
+
+
+def test_archive_the_match_of_an_archived_copy_keeps_the_copy_visible(app: App, alpha: Any) -> None:
+    first = put(app, alpha, "Backup plan", BACKUP)
+    copy = put(app, alpha, "Backup plan", BACKUP, category="notes")
+    settle(app)
+    resolve_flag(app, alpha, copy, "archive", which="match")
+    assert status(app, first)["is_archived"] and not status(app, copy)["is_archived"]

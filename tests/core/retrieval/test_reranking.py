@@ -91,7 +91,9 @@ def test_sigmoid_and_blend() -> None:
 
 def test_the_stage_sits_after_gravity_before_thresholds(app: App) -> None:
     names = [s.name for s in app.query_stages]
-    assert names.index("gravity") + 1 == names.index("rerank") < names.index("thresholds")
+    # after gravity and graph expansion (the graph stage places itself before rerank)
+    assert names.index("gravity") + 2 == names.index("rerank") < names.index("thresholds")
+    assert names[names.index("gravity") + 1] == "graph"
     assert "backends" in app.rerankers
 
 

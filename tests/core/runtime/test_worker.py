@@ -10,7 +10,7 @@ import pytest
 from plugin_kit import host_with, registers
 
 from ctx.core import App, Job, JobHandler, JobOutcome, PluginError, enqueue
-from ctx.core.runtime import Worker, drain, job_handlers
+from ctx.core.runtime import Worker, claim, drain, job_handlers, requeue
 
 
 def Handlers(*handlers: Any) -> object:
@@ -26,7 +26,16 @@ def noop(app: App, jobs: list[Job]) -> None:
 
 
 def test_the_core_registers_its_own_kinds() -> None:
-    assert sorted(_registry()) == ["embed", "embed_context", "rebuild", "scope_terms", "temporal"]
+    assert sorted(_registry()) == [
+        "digest.daily",
+        "embed",
+        "embed_context",
+        "graph.overview",
+        "guard",
+        "rebuild",
+        "scope_terms",
+        "temporal",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -35,6 +44,7 @@ def test_the_core_registers_its_own_kinds() -> None:
         (JobHandler("embed", noop), "job kind 'embed' registered twice: by core.embed and by p"),
         (JobHandler("Bad Kind", noop), "invalid job kind 'Bad Kind'"),
         (JobHandler("ok", noop, batch_size=0), "a batch size of at least 1"),
+        (JobHandler("ok", noop, sweep=noop, sweep_every=0), "sweep_every > 0"),
         ("summaries", "must call register(JobHandler(...))"),
     ],
 )
@@ -119,3 +129,56 @@ def test_a_failing_batch_goes_back_with_backoff(counted: tuple[App, Counter]) ->
     [job] = _jobs(app)
     assert (job["status"], job["attempts"]) == ("queued", 1)
     assert "poison" in job["last_error"]
+
+
+def test_sweeps_run_when_due_and_after_a_reconnect(database_url: str, tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def sweep(app: App) -> int:
+        calls.append("swept")
+        with app.connection() as conn:
+            enqueue(conn, "example.swept", {"n": len(calls)}, dedupe_key="one")
+        return 1
+
+    handler = JobHandler("example.swept", noop, sweep=sweep, sweep_every=3600)
+    app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
+    app.host.register(Handlers(handler), "ex")
+    app.open()
+    try:
+        worker = Worker(app, {"example.swept": handler})
+        assert worker.sweep() == 1 and calls == ["swept"]
+        assert worker.sweep() == 0  # not due again for an hour
+        worker.run_once()
+        assert calls == ["swept"]
+        worker.notify("reconnect")  # notifications may have been lost: a backlog pass
+        worker.run_once()
+        assert calls == ["swept", "swept"]
+        assert worker.sweep(force=True) == 1 and len(calls) == 3
+    finally:
+        app.close()
+
+
+def test_handed_back_jobs_may_wait(counted: tuple[App, Counter]) -> None:
+    app, _ = counted
+    with app.connection() as conn:
+        enqueue(conn, "example.count", {"n": 1})
+        (job,) = claim(conn, "example.count", 5)
+        requeue(conn, [job.id], delay_s=30)
+        row = conn.execute(
+            "SELECT status, run_after > now() + interval '20 seconds' AS later FROM context_jobs"
+        ).fetchone()
+    assert row == {"status": "queued", "later": True}
+    assert drain(app, "example.count") == 0  # not ready yet
+
+
+def test_a_job_handed_back_while_its_twin_is_queued_gives_way(
+    counted: tuple[App, Counter],
+) -> None:
+    app, _ = counted
+    with app.connection() as conn:
+        enqueue(conn, "example.count", {"n": 1}, dedupe_key="b1")
+        (running,) = claim(conn, "example.count", 5)
+        enqueue(conn, "example.count", {"n": 2}, dedupe_key="b1")  # the block changed again
+        requeue(conn, [running.id])  # would collide with the queued twin
+        rows = conn.execute("SELECT id, status FROM context_jobs ORDER BY id").fetchall()
+    assert [r["status"] for r in rows] == ["queued"] and rows[0]["id"] != running.id

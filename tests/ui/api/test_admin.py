@@ -150,7 +150,13 @@ def test_settings_are_read_set_and_unset(app: App, keys: Any, client: Any) -> No
 def test_types_are_listed_shown_and_validated(app: App, keys: Any, client: Any) -> None:
     admin = {"X-Context-Key": keys.make("root", admin=True)}
     listed = client.get("/api/types", headers=admin).json()["types"]
-    assert [t["name"] for t in listed] == ["audit-trail", "knowledge", "reference", "system-meta"]
+    assert [t["name"] for t in listed] == [
+        "audit-trail",
+        "digest",
+        "knowledge",
+        "reference",
+        "system-meta",
+    ]
     shown = client.get("/api/types/audit-trail", headers=admin).json()
     assert shown["retrieval_policy"] == "damped" and shown["retrieval_factor"] == 0.5
     assert client.get("/api/types/ghost", headers=admin).status_code == 404

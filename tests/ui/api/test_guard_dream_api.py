@@ -31,7 +31,7 @@ def alpha(keys: Any) -> dict[str, str]:
 
 @pytest.fixture
 def admin(keys: Any) -> dict[str, str]:
-    return {"X-Context-Key": keys.make("ops", admin=True)}
+    return {"X-Context-Key": keys.make("ops", ["alpha"], admin=True)}
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def _dream_ready(app: App, srv: Any, client: Any, alpha: dict[str, str]) -> dict
 
 
 def test_dream_run_stats_review_and_throttle(
-    app: App, srv: Any, client: Any, alpha: dict[str, str], admin: dict[str, str]
+    app: App, srv: Any, client: Any, alpha: dict[str, str], admin: dict[str, str], keys: Any
 ) -> None:
     ids = _dream_ready(app, srv, client, alpha)
     assert client.post("/api/dream/run", headers=alpha, json={}).status_code == 403
@@ -135,7 +135,12 @@ def test_dream_run_stats_review_and_throttle(
     assert r.json()["outcome"] == "linked" and r.json()["links"][0]["type"] == "causal"
     stats = client.get("/api/dream/stats", headers=alpha).json()
     assert stats["links"] == {"causal": {"active": 1}} and "blocks" not in stats
-    assert client.get("/api/dream/stats", headers=admin).json()["links"] == {}  # ops reads ops
+    blind = {"X-Context-Key": keys.make("ops2", admin=True)}  # admin, but reads only ops2
+    assert client.get("/api/dream/stats", headers=blind).json()["links"] == {}
+    with app.connection() as conn:
+        conn.execute("UPDATE context_dream_state SET due_at = now() - interval '1 s'")
+    r = client.post("/api/dream/run", headers=blind, json={})
+    assert r.json()["outcome"] == "nothing due"  # alpha's blocks are not its to dream
     links = client.get("/api/dream/links", headers=alpha).json()["links"]
     assert [(x["source_title"], x["target_title"]) for x in links] == [
         ("Backup plan", "Restore drill")
@@ -175,6 +180,8 @@ def test_dream_bad_input_is_a_clear_4xx(
     assert r.status_code == 422
     r = client.post("/api/dream/run", headers=admin, json={"block_id": "short"})
     assert r.status_code == 422
+    r = client.post("/api/dream/run", headers=admin, json={"block_id": "z" * 36})
+    assert r.status_code == 422 and r.json()["field"] == "block_id"
 
 
 def test_links_review_needs_both_ends_readable(
