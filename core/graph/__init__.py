@@ -3,7 +3,6 @@ and the query stages that read links (supersedes filter, graph expansion)."""
 
 from ctx.core.graph.digest import (
     DIGEST_JOBS,
-    check_cited,
     daily_synthesis,
     scope_principal,
     sweep_digests,
@@ -37,7 +36,6 @@ __all__ = [
     "PIPELINE_VERSION",
     "CycleResult",
     "DreamWorker",
-    "check_cited",
     "daily_synthesis",
     "dream_stats",
     "ego",

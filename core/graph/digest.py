@@ -12,7 +12,6 @@ that had writes, the day after.
 from __future__ import annotations
 
 import logging
-import re
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
@@ -20,6 +19,7 @@ from ctx.core import llm
 from ctx.core.access import Principal
 from ctx.core.blocks import StoreRequest, store_block
 from ctx.core.graph.overview import overview
+from ctx.core.retrieval import keep_citations
 from ctx.core.runtime import Job, JobHandler, enqueue
 
 if TYPE_CHECKING:
@@ -35,7 +35,6 @@ CATEGORY = "digest"
 PROMPT = "digest-daily"
 MAX_TOKENS = 1024
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-CITE_RE = re.compile(r"\[(\s*\d{1,3}(?:\s*[,;]\s*\d{1,3})*\s*)\]")
 
 
 def topic_map(app: App, who: Principal) -> dict[str, Any]:
@@ -103,30 +102,6 @@ def written_on(
     return [dict(r) for r in rows], int(rows[0]["total"]) if rows else 0
 
 
-def check_cited(text: str, count: int) -> tuple[str, list[int], list[int]]:
-    """``text`` with every ``[n]`` that names no source (1..``count``) removed; the numbers
-    cited (in order of first use) and the ones removed."""
-    cited: list[int] = []
-    removed: list[int] = []
-
-    def replace(match: re.Match[str]) -> str:
-        kept = []
-        for part in re.split(r"[,;]", match.group(1)):
-            n = int(part.strip())
-            if 1 <= n <= count:
-                kept.append(n)
-                if n not in cited:
-                    cited.append(n)
-            else:
-                removed.append(n)
-        return "".join(f"[{n}]" for n in kept)
-
-    cleaned = CITE_RE.sub(replace, text)
-    cleaned = re.sub(r"[ \t]+([.,;:!?])", r"\1", cleaned)
-    cleaned = re.sub(r"[ \t]{2,}", " ", cleaned).strip()
-    return cleaned, cited, removed
-
-
 def _messages(system: str, day: date, admitted: list[llm.Piece]) -> list[dict[str, str]]:
     parts = []
     for n, piece in enumerate(admitted, 1):
@@ -181,7 +156,7 @@ def daily_synthesis(app: App, who: Principal, day: date | None = None) -> dict[s
         reply = _ask(app, day, rows)
     except llm.NoBackend as exc:
         return {"skipped": f"no digest backend: {exc.reason}", "day": day.isoformat()}
-    text, cited, removed = check_cited(llm.strip_reasoning(reply.text), len(reply.admitted))
+    text, cited, removed = keep_citations(llm.strip_reasoning(reply.text), len(reply.admitted))
     if not text:
         return {"skipped": "the model wrote no digest", "day": day.isoformat()}
     if removed:

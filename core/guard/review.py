@@ -76,8 +76,8 @@ def list_flags(
     with app.connection() as conn:
         if cross_scope:
             who.require_admin()
-            rows = conn.execute(_CROSS, {"scopes": list(who.read_scopes), "limit": limit})
-            return [dict(r) for r in rows.fetchall()]
+            cross = conn.execute(_CROSS, {"scopes": list(who.read_scopes), "limit": limit})
+            return [dict(r) for r in cross.fetchall()]
         rows = conn.execute(
             _LIST,
             {

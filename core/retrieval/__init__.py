@@ -2,6 +2,7 @@
 confidence classes, sources, language detection and the reranker contract."""
 
 from ctx.core.retrieval.candidates import Candidate, by_score
+from ctx.core.retrieval.citations import keep_citations
 from ctx.core.retrieval.confidence import classify, threshold_scale
 from ctx.core.retrieval.fusion import (
     CHANNELS,
@@ -68,6 +69,7 @@ __all__ = [
     "clean_translation",
     "detect_german",
     "fuse",
+    "keep_citations",
     "query",
     "query_with_answer",
     "reranker_factories",

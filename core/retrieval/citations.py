@@ -40,23 +40,20 @@ def is_no_answer(text: str) -> bool:
     )
 
 
-def check_citations(text: str, shown: Sequence[dict[str, Any]], language: str) -> CheckedAnswer:
-    """``shown[i]`` is the source the model saw as number ``i + 1``."""
-    text = strip_reasoning(text)
-    if not text or is_no_answer(text):
-        return CheckedAnswer(dont_know(language), no_answer=True)
-    cited: dict[int, dict[str, Any]] = {}
+def keep_citations(text: str, count: int) -> tuple[str, list[int], list[int]]:
+    """``text`` with every ``[n]`` that names no source (1..``count``) removed, and the space
+    left behind tidied; the numbers cited (in order of first use) and the ones removed."""
+    cited: list[int] = []
     removed: list[int] = []
 
     def replace(match: re.Match[str]) -> str:
         kept = []
         for part in re.split(r"[,;]", match.group(1)):
             n = int(part.strip())
-            if 1 <= n <= len(shown):
+            if 1 <= n <= count:
                 kept.append(n)
                 if n not in cited:
-                    src = shown[n - 1]
-                    cited[n] = {"n": n, "id": src["id"], "title": src["title"]}
+                    cited.append(n)
             else:
                 removed.append(n)
         return "".join(f"[{n}]" for n in kept)
@@ -64,4 +61,14 @@ def check_citations(text: str, shown: Sequence[dict[str, Any]], language: str) -
     cleaned = CITE_RE.sub(replace, text)
     cleaned = re.sub(r"[ \t]+([.,;:!?])", r"\1", cleaned)
     cleaned = re.sub(r"[ \t]{2,}", " ", cleaned).strip()
-    return CheckedAnswer(cleaned, list(cited.values()), removed)
+    return cleaned, cited, removed
+
+
+def check_citations(text: str, shown: Sequence[dict[str, Any]], language: str) -> CheckedAnswer:
+    """``shown[i]`` is the source the model saw as number ``i + 1``."""
+    text = strip_reasoning(text)
+    if not text or is_no_answer(text):
+        return CheckedAnswer(dont_know(language), no_answer=True)
+    cleaned, numbers, removed = keep_citations(text, len(shown))
+    cited = [{"n": n, "id": shown[n - 1]["id"], "title": shown[n - 1]["title"]} for n in numbers]
+    return CheckedAnswer(cleaned, cited, removed)
