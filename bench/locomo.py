@@ -341,8 +341,8 @@ def main() -> None:
     ap.add_argument(
         "--graph",
         default="",
-        help="also compare without and with graph expansion over stand-in links, K:MINSIM "
-        "(e.g. 3:0.9; several comma-separated)",
+        help="also compare without and with graph expansion over stand-in links: K:MINSIM "
+        "(e.g. 3:0.9) or 'evidence' (bench/locomo_graph.py); several comma-separated",
     )
     ap.add_argument("--limit-conversations", type=int, default=0, help="0: all (smoke tests)")
     ap.add_argument("--json", action="store_true")
@@ -443,11 +443,13 @@ def main() -> None:
             if args.graph:
                 report["graph"] = []
                 for spec in args.graph.split(","):
-                    k, sim = spec.split(":")
-                    view = graph_view(app, convs, by_id, split, int(k), float(sim))
+                    view = graph_view(app, convs, by_id, split, spec)
                     report["graph"].append(view)
-                    progress(f"graph {spec}: {view['links']} links, "
-                             f"without {view['without']['overall']}, with {view['with']['overall']}")  # fmt: skip
+                    for name, res in view.items():
+                        if isinstance(res, dict):
+                            progress(
+                                f"graph {spec} ({view['links']} links) {name}: {res['overall']}"
+                            )
             if args.api:
                 report["api"] = api_view(app, convs, by_id)
             if args.confidence:

@@ -190,18 +190,35 @@ GRAPH_SETTINGS = [
         "before rerank), with a damped score.",
     ),
     Setting(
-        "query.graph_damping",
+        "query.graph_boost",
         float,
-        0.5,
-        "A neighbour joins with this share of its linked candidate's score, times the link's "
-        "confidence; a candidate already present keeps the better of the two.",
+        0.3,
+        "A candidate that a link endorses is multiplied by 1 + this x the endorsement (at most "
+        "1: type weight x confidence x its seed's score relative to the best).",
+        minimum=0.0,
+        maximum=5.0,
+    ),
+    Setting(
+        "query.graph_placement",
+        float,
+        0.6,
+        "A neighbour the channels did not find joins at the best score x this x its "
+        "endorsement: below the native best hits, inside the window rerank and the answer see.",
         minimum=0.0,
         maximum=1.0,
     ),
     Setting(
-        "query.graph_seeds",
+        "query.graph_max_new",
         int,
         10,
+        "Most neighbours the expansion adds to a query's candidates.",
+        minimum=0,
+        maximum=100,
+    ),
+    Setting(
+        "query.graph_seeds",
+        int,
+        5,
         "How many of the best candidates expand along their links.",
         minimum=1,
         maximum=200,

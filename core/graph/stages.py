@@ -2,11 +2,16 @@
 
 ``graph`` (after gravity, before rerank): the best ``query.graph_seeds`` candidates pull in their
 1-hop neighbours along positive links: causal, factual, topical, recurrent, and supersedes from
-an old block to the block that replaces it (never back to the outdated one). A neighbour scores
-``query.graph_damping`` x the seed's score x the link's confidence; one already among the
-candidates keeps the better score. Neighbours pass the query's own filters (scopes, category,
-tags, excluded ids and types, types retrieval excludes). The seed's production verdict was graph
-on; docs/benchmarks.md has our measurement with and without.
+an old block to the block that replaces it (never back to the outdated one); at most
+``PER_SEED`` per seed, the most confident first. Each link endorses its neighbour with
+type weight x confidence x the seed's score relative to the best candidate (type weights as the
+seed's expansion: topical 0.5, factual and causal 0.9, recurrent and supersedes 1.0). A neighbour
+already among the candidates is reinforced: score x (1 + ``query.graph_boost`` x min(1,
+endorsement)). A new one joins at the best score x ``query.graph_placement`` x min(1,
+endorsement), at most ``query.graph_max_new`` of them: inside the window the thresholds and
+the reranker see, below the native best hits. Neighbours pass the query's own filters (scopes,
+category, tags, excluded ids and types, types retrieval excludes). The seed's production verdict
+was graph on; docs/benchmarks.md has our measurement with and without.
 
 ``supersedes`` (after rerank): sources carry ``superseded_by``. For a query that names no time, a
 superseded block is dropped when one of its superseders is among the candidates too, and that
@@ -24,29 +29,32 @@ if TYPE_CHECKING:
     from ctx.core.retrieval import QueryRun
 
 POSITIVE = ("causal", "factual", "topical", "recurrent", "supersedes")
-LINKS_PER_SEED = 10  # bounds the expansion of a heavily linked block (the most confident first)
+TYPE_WEIGHT = {"topical": 0.5, "factual": 0.9, "causal": 0.9, "recurrent": 1.0, "supersedes": 1.0}
+PER_SEED = 3  # neighbours per seed, the most confident first
 
 
-def _neighbours(q: QueryRun, seeds: list[Candidate]) -> dict[str, tuple[float, str, str]]:
-    """Neighbour id -> (score it would join with, seed id, link type)."""
+def _endorsements(q: QueryRun, seeds: list[Candidate], top: float) -> dict[str, float]:
+    """Neighbour id -> how strongly the seeds' links endorse it."""
     s = q.app.settings
-    damping = float(s["query.graph_damping"])
     seed_score = {c.block_id: c.score for c in seeds}
     with q.app.connection() as conn:
         links = link_rows(conn, list(seed_score), q.scopes, types=POSITIVE,
                           min_confidence=float(s["query.graph_min_confidence"]),
-                          limit=LINKS_PER_SEED * len(seed_score))  # fmt: skip
-    out: dict[str, tuple[float, str, str]] = {}
-    for link in links:
+                          limit=PER_SEED * 4 * len(seed_score))  # fmt: skip
+    taken: dict[str, int] = {}
+    out: dict[str, float] = {}
+    for link in links:  # most confident first
         ends = (link["source_id"], link["target_id"])
         for seed, other in (ends, ends[::-1]):
             if seed not in seed_score or other == seed:
                 continue
             if link["link_type"] == "supersedes" and seed == link["source_id"]:
                 continue  # from the newer block, never back to the outdated one
-            score = damping * seed_score[seed] * float(link["confidence"])
-            if score > out.get(other, (0.0, "", ""))[0]:
-                out[other] = (score, seed, link["link_type"])
+            if taken.get(seed, 0) >= PER_SEED:
+                continue
+            taken[seed] = taken.get(seed, 0) + 1
+            weight = TYPE_WEIGHT[link["link_type"]] * float(link["confidence"])
+            out[other] = out.get(other, 0.0) + weight * (seed_score[seed] / top if top else 0.0)
     return out
 
 
@@ -75,30 +83,31 @@ def _admissible(q: QueryRun, ids: list[str]) -> dict[str, float]:
 
 
 def graph(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
-    """1-hop neighbours of the best candidates along positive links join with a damped score."""
-    if not candidates or not q.app.settings["query.graph_expansion"]:
+    """1-hop neighbours of the best candidates along positive links: present ones reinforced,
+    new ones placed below the best hits."""
+    s = q.app.settings
+    if not candidates or not s["query.graph_expansion"]:
         return candidates
-    seeds = candidates[: int(q.app.settings["query.graph_seeds"])]
-    found = _neighbours(q, seeds)
+    top = max(c.score for c in candidates)
+    seeds = candidates[: int(s["query.graph_seeds"])]
+    found = _endorsements(q, seeds, top)
     if not found:
         return candidates
     factors = _admissible(q, list(found))
+    boost, placement = float(s["query.graph_boost"]), float(s["query.graph_placement"])
     by_id = {c.block_id: c for c in candidates}
-    added = raised = 0
-    for block_id, factor in factors.items():
-        score = found[block_id][0]
-        score *= factor
+    new = sorted((b for b in factors if b not in by_id), key=lambda b: (-found[b], b))
+    raised = 0
+    for block_id in factors:
         c = by_id.get(block_id)
-        if c is None:
-            c = Candidate(block_id, score, factors={"graph": round(score, 6)})
-            candidates.append(c)
-            by_id[block_id] = c
-            added += 1
-        elif score > c.score:
-            c.factors["graph"] = round(score / c.score, 6) if c.score else 1.0
-            c.score = score
+        if c is not None:
+            c.rescore("graph", 1.0 + boost * min(1.0, found[block_id]))
             raised += 1
-    q.note(seeds=len(seeds), added=added, raised=raised)
+    added = new[: int(s["query.graph_max_new"])]
+    for block_id in added:
+        score = top * placement * min(1.0, found[block_id]) * factors[block_id]
+        candidates.append(Candidate(block_id, score, factors={"graph": round(score, 6)}))
+    q.note(seeds=len(seeds), added=len(added), raised=raised)
     return by_score(candidates)
 
 
