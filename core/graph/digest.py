@@ -219,6 +219,12 @@ def scope_principal(scope: str) -> Principal:
 def handle_digest_jobs(app: App, jobs: list[Job]) -> None:
     for job in jobs:
         scope, day = str(job.payload["scope"]), date.fromisoformat(str(job.payload["day"]))
+        with app.connection() as conn:  # first, in its own transaction: the sweep asks once
+            conn.execute(
+                "INSERT INTO context_write_log (action, scope, detail) "
+                "VALUES ('digest.attempt', %s, jsonb_build_object('day', %s::text))",
+                (scope, day.isoformat()),
+            )
         result = daily_synthesis(app, scope_principal(scope), day)
         if "skipped" in result:
             log.info("daily digest skipped: %s", result["skipped"], extra={"scope": scope})
@@ -232,6 +238,12 @@ SELECT DISTINCT b.scope FROM context_blocks b
         OR b.updated_at >= %(start)s AND b.updated_at < %(end)s)
    AND NOT EXISTS (SELECT 1 FROM context_blocks d
                     WHERE d.scope = b.scope AND d.category = %(category)s AND d.title = %(title)s)
+   -- one try per scope and day (a skip or a failed model is not asked again every sweep)
+   AND NOT EXISTS (SELECT 1 FROM context_write_log w
+                    WHERE w.action = 'digest.attempt' AND w.scope = b.scope
+                      AND w.detail->>'day' = %(day)s)
+   AND NOT EXISTS (SELECT 1 FROM context_jobs j
+                    WHERE j.kind = 'digest.daily' AND j.dedupe_key = b.scope || ':' || %(day)s)
  ORDER BY b.scope
 """
 
@@ -248,7 +260,7 @@ def sweep_digests(app: App, today: date | None = None) -> int:
         rows = conn.execute(
             _DUE,
             {"digest": BLOCK_TYPE, "start": start, "end": end, "category": CATEGORY,
-             "title": f"Digest {day.isoformat()}"},
+             "title": f"Digest {day.isoformat()}", "day": day.isoformat()},
         ).fetchall()  # fmt: skip
         for r in rows:
             enqueue(conn, KIND, {"scope": r["scope"], "day": day.isoformat()},

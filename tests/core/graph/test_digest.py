@@ -147,7 +147,7 @@ def test_daily_sweep_queues_yesterday_once_per_scope(app: App, srv: Any) -> None
     assert graph.sweep_digests(app, tomorrow) == 0  # no digest backend yet
     add_backend(app, srv, ["digest"])
     assert graph.sweep_digests(app, tomorrow) == 2
-    assert graph.sweep_digests(app, tomorrow) == 2  # queued again, but deduplicated
+    assert graph.sweep_digests(app, tomorrow) == 0  # queued already: not asked again
     with app.connection() as conn:
         queued = conn.execute(
             "SELECT payload, dedupe_key FROM context_jobs WHERE kind = 'digest.daily'"
@@ -165,3 +165,6 @@ def test_daily_sweep_queues_yesterday_once_per_scope(app: App, srv: Any) -> None
             ([d["id"] for d in _digests(app)],),
         ).fetchall()
     assert [r["api_key_id"] for r in audit] == [None, None]  # written by ctx, not by a key
+    with app.connection() as conn:  # even without the digest blocks: one try per scope and day
+        conn.execute("DELETE FROM context_blocks WHERE block_type = 'digest'")
+    assert graph.sweep_digests(app, tomorrow) == 0
