@@ -272,8 +272,8 @@ def test_chat_hang_until_release(fresh: Any, client: httpx.Client, stream: bool)
     fresh.chat_behaviour = "hang"
     fresh.chat_replies.append("late")
     timer = threading.Timer(0.2, fresh.release.set)
+    start = time.monotonic()  # before the timer starts: the hang lasts at least its 0.2 s
     timer.start()
-    start = time.monotonic()
     try:
         if stream:
             _, data, _ = _stream(client, _chat_body(stream=True))
