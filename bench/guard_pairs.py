@@ -1,7 +1,7 @@
 """Guard calibration: the decision on labelled pairs of notes, per class, for an embedder.
 
-Each hand-written note (bench/guard_pairs_tune.py, bench/guard_pairs_holdout.py) yields pairs of
-seven classes: an exact copy (another title), light edits (a typo, line breaks, punctuation,
+Each hand-written note (bench/data/guard_pairs_tune.json and guard_pairs_holdout.json) yields
+pairs of seven classes: an exact copy (another title), light edits (a typo, line breaks, punctuation,
 Markdown, casing, a dropped word; made here), a paraphrase, a translation EN<->DE, the same topic
 with changed facts, a sibling (same area, another subject) and an unrelated note. Copies and light
 edits should be archived (near_duplicate), paraphrases and translations flagged (needs_review),
@@ -120,16 +120,17 @@ def pairs_of(notes: list[dict[str, str]]) -> list[Pair]:
     return out
 
 
+DATA = Path(__file__).resolve().parent / "data"
+
+
 def load(which: str) -> list[Pair]:
+    """The pairs of the tuning half, the held-out half (written by a second author without
+    seeing the first) or both; the notes are JSON under bench/data/."""
     notes: list[dict[str, str]] = []
-    if which in ("tune", "both"):
-        import guard_pairs_tune
-
-        notes += guard_pairs_tune.NOTES
-    if which in ("holdout", "both"):
-        import guard_pairs_holdout
-
-        notes += guard_pairs_holdout.NOTES
+    for half in ("tune", "holdout"):
+        if which in (half, "both"):
+            data = json.loads((DATA / f"guard_pairs_{half}.json").read_text("utf-8"))
+            notes += data["notes"]
     return pairs_of(notes)
 
 
