@@ -110,6 +110,7 @@ class _Cycle:
         self.version = str(s["dream.prompt_version"])
         self.piece = Piece(block.sensitivity, block.id)
         self.result = CycleResult(block.id, "inert")
+        self.known: set[str] = {block.id}  # blocks already linked with this one (candidates)
 
     # -- model calls ---------------------------------------------------------------------------
 
@@ -180,7 +181,7 @@ class _Cycle:
         per = int(app.settings["dream.candidates_per_keyword"])
         with app.connection() as conn:
             gen = active_generation(conn)
-            skip = known_pairs(conn, b.id) | {b.id}
+            skip = self.known = known_pairs(conn, b.id) | {b.id}
         embedder = app.embedders.for_generation(gen) if gen else None
         best: dict[str, tuple[int, int]] = {}  # id -> (best rank, -hits)
         for word in keywords or [b.title]:
@@ -326,9 +327,7 @@ class _Cycle:
         cands = self.candidates(words)
         self.result.candidates = len(cands)
         proposals = self.evaluate(cands)
-        with self.app.connection() as conn:
-            skip = known_pairs(conn, self.block.id) | {self.block.id}
-        confirmed, rec_cands = self.recurrent(skip)
+        confirmed, rec_cands = self.recurrent(self.known)
         everyone = {**cands, **{f"x{k}": v for k, v in rec_cands.items()}}
         source = Candidate("source", self.block.id, self.block.category, self.block.title,
                            self.block.content, self.block.sensitivity, self.block.created_at,

@@ -344,19 +344,26 @@ def test_no_dream_backend_skips_without_claiming(app: App, keys: Any) -> None:
     assert state(app, block)["cycles"] == 0 and state(app, block)["claimed_by"] is None
 
 
+def weekly_syncs(app: App, keys: Any) -> str:
+    """Two weekly syncs a week apart and a dentist visit on the next Tuesday, dated; returns the
+    first sync's id."""
+    who = who_for(app, keys)
+    tuesday = datetime(2026, 3, 3, 10, tzinfo=UTC)
+    first = put(app, who, "Weekly sync 2026-03-03", "Weekly sync: roadmap and hiring.",
+                occurred_at=tuesday)  # fmt: skip
+    put(app, who, "Weekly sync 2026-03-10", "Weekly sync: roadmap, budget.",
+        occurred_at=tuesday + timedelta(days=7))  # fmt: skip
+    put(app, who, "Dentist 2026-03-17", "Dentist appointment.",
+        occurred_at=tuesday + timedelta(days=14))  # fmt: skip
+    drain(app, "embed")
+    drain(app, "temporal")
+    return first
+
+
 def test_recurrent_blocks_are_confirmed_and_win_over_topical(
     dreaming: App, srv: Any, keys: Any
 ) -> None:
-    who = who_for(dreaming, keys)
-    tuesday = datetime(2026, 3, 3, 10, tzinfo=UTC)
-    first = put(dreaming, who, "Weekly sync 2026-03-03", "Weekly sync: roadmap and hiring.",
-                occurred_at=tuesday)  # fmt: skip
-    put(dreaming, who, "Weekly sync 2026-03-10", "Weekly sync: roadmap, budget.",
-        occurred_at=tuesday + timedelta(days=7))  # fmt: skip
-    put(dreaming, who, "Dentist 2026-03-17", "Dentist appointment.",
-        occurred_at=tuesday + timedelta(days=14))  # fmt: skip
-    drain(dreaming, "embed")
-    drain(dreaming, "temporal")
+    first = weekly_syncs(dreaming, keys)
     srv.chat_responder = responder(
         {"Weekly sync 2026-03-10": {"type": "topical", "confidence": 0.9}},
         recurrent={
@@ -373,14 +380,7 @@ def test_recurrent_blocks_are_confirmed_and_win_over_topical(
 def test_a_recurrent_confirmation_below_its_floor_is_dropped(
     dreaming: App, srv: Any, keys: Any
 ) -> None:
-    who = who_for(dreaming, keys)
-    tuesday = datetime(2026, 3, 3, 10, tzinfo=UTC)
-    first = put(dreaming, who, "Weekly sync 2026-03-03", "Weekly sync: roadmap and hiring.",
-                occurred_at=tuesday)  # fmt: skip
-    put(dreaming, who, "Weekly sync 2026-03-10", "Weekly sync: roadmap, budget.",
-        occurred_at=tuesday + timedelta(days=7))  # fmt: skip
-    drain(dreaming, "embed")
-    drain(dreaming, "temporal")
+    first = weekly_syncs(dreaming, keys)
     srv.chat_responder = responder(
         {}, recurrent={"Weekly sync 2026-03-10": {"recurrent": True, "confidence": 0.75}}
     )
