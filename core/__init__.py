@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         Unauthorized,
         ValidationError,
     )
+    from ctx.core.governor import ExternalCache, TokenCounter
     from ctx.core.hookspecs import PROJECT, hookimpl
     from ctx.core.llm import (
         BackendFactory,
@@ -117,6 +118,7 @@ __all__ = [
     "Embedder",
     "EmbedderFactory",
     "EmbeddingError",
+    "ExternalCache",
     "Forbidden",
     "GatedReranker",
     "InvalidResponse",
@@ -146,6 +148,7 @@ __all__ = [
     "TemporalMatcher",
     "TemporalResult",
     "TokSpec",
+    "TokenCounter",
     "Tool",
     "Unauthorized",
     "ValidationError",

@@ -28,6 +28,7 @@ from ctx.core.embed import (
     ensure_active_generation,
 )
 from ctx.core.errors import CtxError, PluginError
+from ctx.core.governor import Governor
 from ctx.core.llm import BackendKind, BackendPool, backend_kinds
 from ctx.core.retrieval import QueryStage, RerankerFactory, build_pipeline, reranker_factories
 from ctx.core.runtime import (
@@ -133,6 +134,11 @@ class App:
         return BackendPool(self)
 
     @cached_property
+    def governor(self) -> Governor:
+        """The context governor: bounded prompt envelopes over durable thread events."""
+        return Governor(self)
+
+    @cached_property
     def tools(self) -> dict[str, Tool]:
         return registered_tools(self.host)
 
@@ -202,6 +208,8 @@ class App:
         if self._lease is not None:
             self._lease.close()
             self._lease = None
+        if "governor" in self.__dict__:
+            self.governor.stop()
         if "backends" in self.__dict__:
             self.backends.close()
         self.db.stop()

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ctx.core.app import App
     from ctx.core.blocks import BlockTypeSpec, BlockWrite
     from ctx.core.embed import EmbedderFactory
+    from ctx.core.governor import CacheFactory, TokenCounter
     from ctx.core.llm import BackendKind
     from ctx.core.retrieval import QueryStage, RerankerFactory
     from ctx.core.runtime import JobHandler, Setting, SettingCheck
@@ -167,6 +168,31 @@ def register_routes(register: Callable[[APIRouter], None]) -> None:
     Called once when the HTTP app is built; all implementations run. Call ``register(router)``
     with a ``fastapi.APIRouter``. Use the dependencies ``ctx.ui`` exports (``AppDep``,
     ``PrincipalDep``, ``AdminDep``) so plugin routes fail closed like the core's. Return nothing.
+    """
+
+
+@hookspec
+def register_token_counters(register: Callable[[TokenCounter], None]) -> None:
+    """Provide token counters for the context governor's envelopes.
+
+    Called once when the governor first counts; all implementations run. Call
+    ``register(counter)`` with a ``TokenCounter`` (name, ``count(text)``, whether it is exact, the
+    framing costs per message and per reply, and ``unavailable()`` saying why it cannot be used
+    now, or ``None``). ``governor.token_counter`` picks one by name; ``auto`` takes the preferred
+    available exact counter, else an inexact one, which must never count fewer tokens than a
+    model would. A name registered twice stops start-up. Return nothing.
+    """
+
+
+@hookspec
+def register_caches(register: Callable[[str, CacheFactory], None]) -> None:
+    """Provide an external cache tier (a shared, disposable key-value store such as Redis).
+
+    Called once when the governor starts; all implementations run. Call ``register(name,
+    factory)`` where ``factory(app)`` returns an object following ``ExternalCache`` (``get``,
+    ``set`` with a time to live, ``delete``, ``close``) or ``None`` when the tier is not configured.
+    The first factory that returns a tier is used, behind the process LRU; any error it raises
+    counts as a miss, so the database answers. Return nothing.
     """
 
 

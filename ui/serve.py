@@ -82,6 +82,7 @@ def serve(
         listener.start()
         worker.start()
         dreamer.start()
+        app.governor.start()
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()
         config = uvicorn.Config(
@@ -101,6 +102,7 @@ def serve(
             uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+        app.governor.stop()
         dreamer.stop()
         worker.stop()
         listener.stop()

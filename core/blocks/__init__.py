@@ -55,6 +55,8 @@ from ctx.core.blocks.write import (
     PreviousVersion,
     content_hash,
     delete_block,
+    insert_derived,
+    notify_written,
     store_block,
 )
 
@@ -96,9 +98,11 @@ __all__ = [
     "fetch_block",
     "get_block",
     "get_type",
+    "insert_derived",
     "list_blocks",
     "load_types",
     "manage",
+    "notify_written",
     "registered_types",
     "required_text",
     "resolve_id",

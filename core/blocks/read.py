@@ -96,8 +96,10 @@ def list_blocks(
             "SELECT id, scope, category, title, block_type, tags, sensitivity, is_archived, "
             "guard_status, length(content) AS content_length, created_at, updated_at "
             "FROM context_blocks WHERE scope = ANY(%s) AND (%s::text IS NULL OR category = %s) "
+            "AND (category = %s OR block_type NOT IN (SELECT name FROM context_block_types "
+            "WHERE retrieval_policy = 'private')) "
             "ORDER BY updated_at DESC, id LIMIT %s OFFSET %s",
-            (_scopes(who, scope), category, category, limit, offset),
+            (_scopes(who, scope), category, category, category, limit, offset),
         ).fetchall()
     return [row_out(r) for r in rows]
 

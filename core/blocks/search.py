@@ -33,6 +33,8 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
                AND b.scope = ANY(%(scopes)s)
                AND NOT b.is_archived
                AND (%(category)s::text IS NULL OR b.category = %(category)s)
+               AND (b.category = %(category)s OR b.block_type NOT IN (
+                    SELECT name FROM context_block_types WHERE retrieval_policy = 'private'))
                AND b.tags @> %(tags)s
              ORDER BY score DESC, b.updated_at DESC
              LIMIT %(limit)s

@@ -18,7 +18,7 @@ from ctx.core.runtime import PluginHost, unique_by_name
 from ctx.core.validation import check_input
 
 SENSITIVITIES = ("public", "internal", "personal", "credentials")
-RETRIEVAL_POLICIES = ("normal", "damped", "excluded")
+RETRIEVAL_POLICIES = ("normal", "damped", "excluded", "private")
 
 
 @dataclass
@@ -66,7 +66,7 @@ class BlockTypeSpec:
         """The multiplier retrieval applies: 0 when excluded, 1 when normal."""
         if self.retrieval_policy == "excluded":
             return 0.0
-        if self.retrieval_policy == "normal":
+        if self.retrieval_policy in ("normal", "private"):
             return 1.0
         return float(self.retrieval_factor)
 

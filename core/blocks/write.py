@@ -61,6 +61,9 @@ class BlockWrite:
     occurred_at: datetime | None
     previous: PreviousVersion | None
     jobs: list[tuple[str, str | None, dict[str, Any]]] = field(default_factory=list)
+    #: who is writing: ``api`` (a caller's store or edit) or the capability that derives the
+    #: block (``governor``: a thread's record); hooks may treat derived blocks differently
+    origin: str = "api"
 
     @property
     def is_new(self) -> bool:
@@ -124,6 +127,7 @@ def prepare_write(
     req: StoreRequest,
     scope: str,
     previous: dict[str, Any] | None,
+    origin: str = "api",
 ) -> BlockWrite:
     """The write as plugins see it, after every ``before_block_write`` has vetoed or annotated."""
     spec = type_for(app, req.block_type)
@@ -147,6 +151,7 @@ def prepare_write(
         )
         if previous
         else None,
+        origin=origin,
     )
     app.host.call("before_block_write", app=app, conn=conn, who=who, write=write)
     _check_annotations(write, sensitivity)
@@ -257,6 +262,41 @@ def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
         full = record_write(conn, who, write, str(row["id"]), action)
     app.host.notify("on_block_written", app=app, block=full, action=action)
     return summary(full, action)
+
+
+def insert_derived(
+    app: App,
+    conn: psycopg.Connection[Any],
+    who: Principal,
+    req: StoreRequest,
+    block_id: str,
+    origin: str,
+) -> dict[str, Any] | None:
+    """In the caller's transaction: insert a block derived from another fact under the id that
+    fact reserved (a governed thread's record), through the same hooks as a store. Idempotent: a
+    block already holding the id is left alone (None). ``on_block_written`` runs after the
+    caller commits, through ``notify_written``."""
+    scope = validate_scope(req.scope or who.home_scope)
+    if conn.execute("SELECT 1 FROM context_blocks WHERE id = %s", (block_id,)).fetchone():
+        return None
+    write = prepare_write(app, conn, who, req, scope, None, origin=origin)
+    conn.execute(
+        """
+        INSERT INTO context_blocks
+            (id, scope, category, title, content, block_type, tags, metadata, sensitivity,
+             content_hash, occurred_at)
+        VALUES (%(id)s, %(scope)s, %(category)s, %(title)s, %(content)s, %(block_type)s,
+                %(tags)s, %(metadata)s, %(sensitivity)s, %(content_hash)s, %(occurred_at)s)
+        """,
+        {**write_values(write), "id": block_id},
+    )
+    return record_write(conn, who, write, block_id, "created")
+
+
+def notify_written(app: App, blocks: list[dict[str, Any]], action: str = "created") -> None:
+    """``on_block_written`` for blocks a caller wrote in its own, now committed, transaction."""
+    for block in blocks:
+        app.host.notify("on_block_written", app=app, block=block, action=action)
 
 
 def owned_block(

@@ -93,12 +93,14 @@ def worker() -> None:
         )
         listener.start()
         dreamer.start()
-        console.print("worker running (jobs and Dream); Ctrl-C to stop")
+        ctx_app.governor.start()
+        console.print("worker running (jobs, Dream, the governor's indexer); Ctrl-C to stop")
         try:
             w.run_forever()
         except KeyboardInterrupt:
             pass
         finally:
+            ctx_app.governor.stop()
             dreamer.stop()
             listener.stop()
 

@@ -37,6 +37,7 @@ def build_cli(app: App) -> typer.Typer:
         digest,
         dream,
         embed,
+        governor,
         guard,
         hooks,
         mcp,
@@ -58,6 +59,7 @@ def build_cli(app: App) -> typer.Typer:
     digest.register(cli)
     dream.register(cli)
     embed.register(cli)
+    governor.register(cli)
     guard.register(cli)
     hooks.register(cli)
     mcp.register(cli)

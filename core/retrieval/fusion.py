@@ -54,6 +54,7 @@ _ARGS = (
     ("date_query", "text"),
     ("common_cutoff", "real"),
     ("cutoff_min_blocks", "real"),
+    ("private_category", "text"),
 )
 
 
@@ -86,6 +87,7 @@ def rrf_arguments(
     exclude_ids: Sequence[str] = (),
     exclude_types: Sequence[str] = (),
     date_query: str | None = None,
+    private_category: str | None = None,
     k: int | None = None,
     result_limit: int | None = None,
 ) -> dict[str, Any]:
@@ -108,6 +110,7 @@ def rrf_arguments(
         "date_query": date_query,
         "common_cutoff": float(s["query.fts_common_cutoff"]),
         "cutoff_min_blocks": float(s["query.fts_cutoff_min_blocks"]),
+        "private_category": private_category,
     }
     for c in CHANNELS:
         args[f"weight_{c.name}"] = float(weights[c.name])

@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ctx.core.embed import vector_literal
 from ctx.core.errors import PluginError, error_text
 from ctx.core.retrieval.candidates import Candidate
 from ctx.core.retrieval.confidence import NOTHING_FOUND, WordHits
@@ -84,7 +85,19 @@ class QueryRun:
     word_hits: list[WordHits] = field(default_factory=list)
     #: per stage: what it ran, how long, what it noted
     trace: list[dict[str, Any]] = field(default_factory=list)
+    #: stages may do the caller's pending work inline (embed and date fresh blocks before they
+    #: are searched); a caller with its own freshness rule (the governor's recent ring) says no
+    inline: bool = True
+    #: how the query text becomes its vector literal; a caller may put a cache in front of it
+    embed_text: Callable[[QueryRun, str], str] | None = None
     _notes: dict[str, Any] = field(default_factory=dict)
+
+    def query_vector(self, text: str) -> str:
+        """The vector literal of ``text`` in the active generation (through ``embed_text``)."""
+        if self.embed_text is not None:
+            return self.embed_text(self, text)
+        assert self.generation is not None
+        return vector_literal(self.app.embedders.for_generation(self.generation).embed_query(text))
 
     def note(self, **values: Any) -> None:
         """Record facts about the current stage for ``explain``."""
@@ -175,15 +188,26 @@ def run_pipeline(
     weights: Mapping[str, float] | None = None,
     skip: Collection[str] = (),
     stop_after: str | None = None,
+    inline: bool = True,
+    embed_text: Callable[[QueryRun, str], str] | None = None,
 ) -> tuple[QueryRun, list[Candidate]]:
     """Run the stages in order (without those in ``skip``; up to ``stop_after``) and return the
-    run and its final candidates. ``weights`` overrides channel weights for this query."""
+    run and its final candidates. ``weights`` overrides channel weights for this query;
+    ``inline=False`` leaves the caller's pending embeddings and dates to the workers;
+    ``embed_text(run, text)`` replaces how the query is embedded (a cache, say)."""
     stages = app.query_stages
     known = {s.name for s in stages}
     unknown = sorted((set(skip) | ({stop_after} if stop_after else set())) - known)
     if unknown:
         raise ValueError(f"unknown query stage(s) {', '.join(unknown)}; stages: {sorted(known)}")
-    run = QueryRun(app, who, request, weights=channel_weights(app, weights))
+    run = QueryRun(
+        app,
+        who,
+        request,
+        weights=channel_weights(app, weights),
+        inline=inline,
+        embed_text=embed_text,
+    )
     candidates: list[Candidate] = []
     for stage in stages:
         if stage.name not in skip:

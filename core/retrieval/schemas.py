@@ -20,6 +20,12 @@ class QueryRequest(Strict):
     exclude_ids: list[str] = Field(default_factory=list, max_length=500)
     exclude_types: list[str] = Field(default_factory=list)
     scopes: list[str] | None = None
+    private_category: str | None = Field(
+        default=None,
+        max_length=100,
+        description="Also find the private records (a governed thread's events) of this "
+        "category; without it they are found only when `category` names theirs.",
+    )
     explain: bool = False
     rerank: bool | None = Field(
         default=None, description="Rerank the top candidates (default: the query.rerank setting)."

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 
-from ctx.core.embed import active_generation, embed_pending, vector_literal
+from ctx.core.embed import active_generation, embed_pending
 from ctx.core.errors import error_text
 from ctx.core.retrieval.candidates import Candidate, by_score, explain_candidate
 from ctx.core.retrieval.confidence import (
@@ -57,7 +57,7 @@ def temporal(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     caller's pending blocks first if it does."""
     q.temporal = q.app.temporal_parser.parse(q.request.query, now=q.request.now)
     q.temporal = apply_fallback(q, q.temporal)  # the translate chain, when the rules found none
-    if q.temporal.matched:
+    if q.temporal.matched and q.inline:
         q.note(matcher=q.temporal.matcher, extracted_inline=extract_pending(q.app, q.scopes))
     return candidates
 
@@ -71,15 +71,13 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         return candidates
     if q.weights["dense"] <= 0:
         return candidates
+    if q.inline:
+        try:
+            q.note(embedded_inline=embed_pending(q.app, q.scopes))
+        except Exception as exc:
+            q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); found by text")
     try:
-        q.note(embedded_inline=embed_pending(q.app, q.scopes))
-    except Exception as exc:
-        q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); they are found by text")
-    try:
-        vector = q.app.embedders.for_generation(q.generation).embed_query(
-            q.search_text or q.request.query
-        )
-        q.embedding = vector_literal(vector)
+        q.embedding = q.query_vector(q.search_text or q.request.query)
     except Exception as exc:
         log.warning("query embedding failed: %s", error_text(exc, str))
         q.warn(f"query embedding failed ({error_text(exc, str)}); dense channel skipped")
@@ -118,6 +116,7 @@ def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         exclude_ids=req.exclude_ids,
         exclude_types=req.exclude_types,
         date_query=date_query(q.temporal),
+        private_category=req.private_category,
     )
 
 

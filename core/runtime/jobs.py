@@ -77,14 +77,16 @@ def enqueue(
     kind: str,
     payload: dict[str, Any],
     dedupe_key: str | None = None,
-) -> None:
-    """Queue a job in the caller's transaction; a queued duplicate (same dedupe key) is a no-op."""
-    conn.execute(
+) -> int | None:
+    """Queue a job in the caller's transaction and return its id; a queued duplicate (same
+    dedupe key) is a no-op (None)."""
+    row = conn.execute(
         "INSERT INTO context_jobs (kind, payload, dedupe_key) VALUES (%s, %s, %s) "
         "ON CONFLICT (kind, dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL "
-        "DO NOTHING",
+        "DO NOTHING RETURNING id",
         (kind, Jsonb(payload), dedupe_key),
-    )
+    ).fetchone()
+    return None if row is None else int(row["id"] if isinstance(row, dict) else row[0])
 
 
 def _jobs(rows: list[dict[str, Any]]) -> list[Job]:
@@ -144,6 +146,45 @@ def claim(
         RETURNING id, kind, payload, attempts, locked_by
         """,
         {"owner": owner, "kind": kind, "limit": limit},
+    ).fetchall()
+    return _jobs(rows)
+
+
+def claim_matching(
+    conn: psycopg.Connection[Any],
+    kind: str,
+    limit: int,
+    owner: int | None = None,
+    *,
+    ids: list[int] | None = None,
+    payload: dict[str, Any] | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+) -> list[Job]:
+    """Claim ready jobs of one kind that a caller names: by id (``ids``) and/or by what their
+    payload contains (``payload``, jsonb containment); queued ones, or orphaned running ones with
+    attempts left. For work someone is waiting on (the governor's strict prepare)."""
+    rows = conn.execute(
+        f"""
+        UPDATE context_jobs SET {_CLAIM_SET}
+         WHERE id IN (SELECT j.id FROM context_jobs j
+                       WHERE j.kind = %(kind)s AND j.run_after <= now()
+                         AND (%(ids)s::bigint[] IS NULL OR j.id = ANY(%(ids)s::bigint[]))
+                         AND (%(payload)s::jsonb IS NULL OR j.payload @> %(payload)s::jsonb)
+                         AND (j.status = 'queued'
+                              OR (j.status = 'running' AND j.attempts < %(max)s
+                                  AND {RECLAIMABLE}))
+                       ORDER BY j.id
+                       LIMIT %(limit)s FOR UPDATE OF j SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, locked_by
+        """,
+        {
+            "owner": owner,
+            "kind": kind,
+            "ids": ids,
+            "payload": None if payload is None else Jsonb(payload),
+            "limit": limit,
+            "max": max_attempts,
+        },
     ).fetchall()
     return _jobs(rows)
 

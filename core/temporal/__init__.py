@@ -28,6 +28,7 @@ from ctx.core.temporal.indexing import (
     content_times,
     date_token,
     extract_block,
+    relative_parser,
     extract_pending,
 )
 from ctx.core.temporal.lexicon import Lexicon, TokSpec
@@ -60,6 +61,7 @@ __all__ = [
     "dimensions_for",
     "direction_between",
     "extract_block",
+    "relative_parser",
     "extract_pending",
     "find_dates",
     "fts_terms",

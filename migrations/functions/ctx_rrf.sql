@@ -49,7 +49,9 @@ CREATE FUNCTION ctx_rrf(
     p_trigram_threshold  real,
     p_date_query         text,       -- 'd20260323 | m202603', or NULL: no date channel
     p_common_cutoff      real,
-    p_cutoff_min_blocks  real
+    p_cutoff_min_blocks  real,
+    p_private_category   text        -- blocks of 'private' types are found only in this category
+                                     -- (NULL: only when p_category names theirs)
 ) RETURNS TABLE (
     block_id       uuid,
     score          double precision,
@@ -66,6 +68,7 @@ CREATE FUNCTION ctx_rrf(
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     excluded   text[];
+    private    text[];
     q_en       tsquery;
     q_de       tsquery;
     q_dates    tsquery;
@@ -74,7 +77,8 @@ DECLARE
                                p_weight_dates];
     filters    constant text :=
         'b.scope = ANY($3) AND NOT b.is_archived AND NOT (b.block_type = ANY($6)) '
-        'AND ($4::text IS NULL OR b.category = $4) AND b.tags @> $5 AND NOT (b.id = ANY($8))';
+        'AND ($4::text IS NULL OR b.category = $4) AND b.tags @> $5 AND NOT (b.id = ANY($8)) '
+        'AND (NOT (b.block_type = ANY($20)) OR b.category = $21)';
     dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
 BEGIN
     PERFORM set_config('hnsw.ef_search', greatest(40, p_limit_dense * 2)::text, true);
@@ -83,6 +87,7 @@ BEGIN
     PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
+    private := ARRAY(SELECT name::text FROM context_block_types WHERE retrieval_policy = 'private');
     -- The query without English stopwords: the German channel would otherwise match German
     -- text through "we", "do", "how", and the title channel would compare every title that
     -- shares a trigram with "the".
@@ -162,7 +167,7 @@ BEGIN
         )
         SELECT f.id,
                ((f.raw + coalesce($12[5] / ($13 + dr.rnk), 0))
-                * b.time_mass * CASE WHEN t.retrieval_policy = 'normal' THEN 1.0
+                * b.time_mass * CASE WHEN t.retrieval_policy IN ('normal', 'private') THEN 1.0
                                      ELSE t.retrieval_factor END)::double precision,
                f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, dr.rnk::int,
                f.d_sim, f.e_s, f.g_s, f.t_s
@@ -180,5 +185,5 @@ BEGIN
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
           p_limit_trigram, w, p_k::double precision, p_result_limit, q_en, q_de, content_words,
-          q_dates, p_limit_dates;
+          q_dates, p_limit_dates, private, coalesce(p_private_category, p_category);
 END $$;

@@ -7,7 +7,19 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from ctx.ui.api import admin, backends, blocks, docs, dream, graph, guard, health, observe, query
+from ctx.ui.api import (
+    admin,
+    backends,
+    blocks,
+    docs,
+    dream,
+    governor,
+    graph,
+    guard,
+    health,
+    observe,
+    query,
+)
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
 
@@ -25,6 +37,7 @@ ROUTERS = (
     graph.router,
     guard.router,
     dream.router,
+    governor.router,
 )
 
 

@@ -1,0 +1,75 @@
+"""The context governor: bounded prompt envelopes over durable thread events.
+
+``prepare`` stores an event (event row and outbox job in one transaction) before anything else,
+then returns a message list inside a token budget: system prompt, protected items, the recent
+ring and a reading desk retrieved from the store. ``commit`` stores the model's or a tool's
+result. Threads are ``(collection, session_id)``; a collection is a ctx scope, so API keys decide
+who may govern, read or promote what.
+"""
+
+from ctx.core.governor.cache import ByteLRU, CacheFactory, ExternalCache, TieredCache
+from ctx.core.governor.envelope import DeskItem, Pin, build, event_message
+from ctx.core.governor.events import INDEX_KIND, Event
+from ctx.core.governor.governor import Governor
+from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE, WorkRing
+from ctx.core.governor.promote import chunks, ingest, promote
+from ctx.core.governor.schemas import (
+    CommitRequest,
+    EventIn,
+    FlushRequest,
+    IngestRequest,
+    PinIn,
+    PrepareRequest,
+    PromoteRequest,
+    ProtectRequest,
+    ReleaseRequest,
+    StatusRequest,
+    ThreadRef,
+)
+from ctx.core.governor.threads import CATEGORY_PREFIX, Thread, category_for
+from ctx.core.governor.tokens import (
+    TokenCounter,
+    count_messages,
+    message_tokens,
+    pick_counter,
+    token_counters,
+)
+
+__all__ = [
+    "CATEGORY_PREFIX",
+    "INDEX_HANDLER",
+    "INDEX_KIND",
+    "RECORD_TYPE",
+    "ByteLRU",
+    "CacheFactory",
+    "CommitRequest",
+    "DeskItem",
+    "Event",
+    "EventIn",
+    "ExternalCache",
+    "FlushRequest",
+    "Governor",
+    "IngestRequest",
+    "Pin",
+    "PinIn",
+    "PrepareRequest",
+    "PromoteRequest",
+    "ProtectRequest",
+    "ReleaseRequest",
+    "StatusRequest",
+    "Thread",
+    "ThreadRef",
+    "TieredCache",
+    "TokenCounter",
+    "WorkRing",
+    "build",
+    "category_for",
+    "chunks",
+    "count_messages",
+    "event_message",
+    "ingest",
+    "message_tokens",
+    "pick_counter",
+    "promote",
+    "token_counters",
+]

@@ -1,0 +1,142 @@
+"""The reading desk: what the store knows about the current focus, ranked by ctx's query path.
+
+The desk runs the query stages up to ``governor.desk_stages`` (fusion over every channel, the
+neighbours, the rescore, gravity when the focus names a time, graph expansion, the supersedes
+filter) over the thread's own records (``private_category``), the collection's blocks and, with
+``governor.desk_scopes = readable``, every scope the key reads. It does no inline work: events
+the indexer has not reached are in the recent ring already. The query vector goes through the
+governor's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.embed import vector_literal
+from ctx.core.governor.envelope import DeskItem, when
+from ctx.core.retrieval import QueryRequest, run_pipeline
+
+if TYPE_CHECKING:
+    from ctx.core.access import Principal
+    from ctx.core.app import App
+    from ctx.core.governor.cache import TieredCache
+    from ctx.core.governor.threads import Thread
+    from ctx.core.retrieval import QueryRun
+
+ITEM_CHARS = 2000  # a long block is shown by its beginning
+MODEL_STAGES = ("translate", "rerank", "synthesis")  # model calls: never on a prompt's path
+
+
+@dataclass
+class Retrieved:
+    items: list[DeskItem]
+    took_ms: float
+    warnings: list[str]
+    stages: list[dict[str, Any]]
+
+
+def _is_vector(value: bytes, dims: int) -> bool:
+    """A cached entry is used only when it is a vector literal of the generation's size: a cache
+    is disposable, and whatever is in it is checked rather than trusted."""
+    return value[:1] == b"[" and value[-1:] == b"]" and value.count(b",") == dims - 1
+
+
+def cached_embedder(cache: TieredCache) -> Any:
+    def embed_text(run: QueryRun, text: str) -> str:
+        assert run.generation is not None
+        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+        key = f"qv:{run.generation['id']}:{digest}"
+        hit = cache.get(key)
+        if hit is not None and _is_vector(hit, int(run.generation["dimensions"])):
+            return hit.decode()
+        vec = run.app.embedders.for_generation(run.generation).embed_query(text)
+        literal = vector_literal(vec)
+        cache.set(key, literal.encode())
+        return literal
+
+    return embed_text
+
+
+def render(row: dict[str, Any], thread: Thread) -> tuple[str, str]:
+    """The desk line of a block and its visibility for this thread."""
+    content = " ".join((row["content"] or "").split())
+    if len(content) > ITEM_CHARS:
+        content = content[:ITEM_CHARS] + "…"
+    meta = row["metadata"] or {}
+    if row["category"] == thread.category and row["scope"] == thread.scope:
+        speaker = meta.get("name") or meta.get("role") or "?"
+        return f"[{when(row['occurred_at'])}] {speaker}: {content}", "thread"
+    visibility = "project" if row["scope"] == thread.scope else "team"
+    dated = f" ({row['occurred_at']:%Y-%m-%d})" if row["occurred_at"] else ""
+    return f"[{row['category']}] {row['title']}{dated}: {content}", visibility
+
+
+def retrieve(
+    app: App,
+    who: Principal,
+    thread: Thread,
+    focus: str,
+    *,
+    now: date | None,
+    exclude: list[str],
+    cache: TieredCache,
+) -> Retrieved:
+    s = app.settings
+    scopes = [thread.scope]
+    if s["governor.desk_scopes"] == "readable":
+        scopes += [x for x in who.read_scopes if x != thread.scope]
+    request = QueryRequest(
+        query=focus[:2000],
+        scopes=scopes,
+        private_category=thread.category,
+        now=now,
+        exclude_ids=exclude[:500],
+    )
+    names = [st.name for st in app.query_stages]
+    last = str(s["governor.desk_stages"])
+    stop = last if last in names else "candidates"
+    run, candidates = run_pipeline(
+        app,
+        who,
+        request,
+        skip=[n for n in MODEL_STAGES if n in names],
+        stop_after=stop,
+        inline=False,
+        embed_text=cached_embedder(cache),
+    )
+    limit = int(s["governor.desk_items"]) * 2
+    head = candidates[:limit]
+    rows: dict[str, dict[str, Any]] = {}
+    if head:
+        with app.connection() as conn:
+            for row in conn.execute(
+                "SELECT id::text AS id, scope, category, title, content, metadata, occurred_at, "
+                "sensitivity FROM context_blocks WHERE id = ANY(%s::uuid[])",
+                ([c.block_id for c in head],),
+            ).fetchall():
+                rows[row["id"]] = row
+    items = []
+    for c in head:
+        found = rows.get(c.block_id)
+        if found is None:
+            continue
+        row = found
+        text, visibility = render(row, thread)
+        seq = (row["metadata"] or {}).get("seq") if visibility == "thread" else None
+        items.append(
+            DeskItem(
+                c.block_id,
+                text,
+                float(c.score),
+                visibility,
+                row["sensitivity"],
+                seq if isinstance(seq, int) else None,
+                row["scope"],
+                row["category"],
+            )
+        )
+    took = sum(float(t["ms"]) for t in run.trace)
+    return Retrieved(items, round(took, 2), run.warnings, run.trace)

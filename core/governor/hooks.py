@@ -1,0 +1,56 @@
+"""The governor as a plugin of the core: settings, the index job, the MCP tools, and the rule
+that a governed thread's records are written by the governor alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.errors import Forbidden
+from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE
+from ctx.core.governor.settings import SETTINGS
+from ctx.core.governor.threads import is_thread_category
+from ctx.core.governor.tools import GOVERNOR_TOOLS
+from ctx.core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from ctx.core.access import Principal
+    from ctx.core.app import App
+    from ctx.core.blocks import BlockWrite
+    from ctx.core.runtime import JobHandler, Setting
+    from ctx.core.tools import Tool
+
+
+@hookimpl
+def register_settings(register: Callable[[Setting], None]) -> None:
+    for setting in SETTINGS:
+        register(setting)
+
+
+@hookimpl
+def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
+    register(INDEX_HANDLER)
+
+
+@hookimpl
+def register_mcp_tools(register: Callable[[Tool], None]) -> None:
+    for tool in GOVERNOR_TOOLS:
+        register(tool)
+
+
+@hookimpl
+def before_block_write(
+    app: App, conn: psycopg.Connection[Any], who: Principal, write: BlockWrite
+) -> None:
+    """A thread's records derive from its events: a store or edit that would write one (the
+    record type, or a thread's category) is refused, so the event and its record never differ."""
+    if write.origin == "governor":
+        return
+    if write.spec.name == RECORD_TYPE or is_thread_category(write.category):
+        raise Forbidden(
+            f"category {write.category!r} / type {write.spec.name!r} hold a governed thread's "
+            "records, which the governor writes from the thread's events: record events with "
+            "/api/governor/commit, or promote a record to share it"
+        )

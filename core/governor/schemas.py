@@ -1,0 +1,135 @@
+"""Requests of the governor's operations (REST, MCP and the Python API take the same models)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from ctx.core.blocks import Category, Sensitivity, StoredTime, Tags, Title, required_text
+from ctx.core.validation import IsoDate, Strict
+
+Role = Literal["system", "user", "assistant", "tool"]
+Visibility = Literal["thread", "project", "team"]
+
+
+class ThreadRef(Strict):
+    """A thread: the collection (a scope; default the key's home scope) and the session id."""
+
+    session_id: str = Field(min_length=1, max_length=200)
+    collection: str | None = Field(
+        default=None, description="The thread's scope; defaults to the key's home scope."
+    )
+
+    @field_validator("session_id")
+    @classmethod
+    def _session(cls, v: str) -> str:
+        v = required_text(v, "session_id")
+        if any(ord(c) < 32 for c in v):
+            raise ValueError("session_id must not contain control characters")
+        return v
+
+
+class EventIn(Strict):
+    role: Role = "user"
+    content: str = Field(max_length=900_000)
+    name: str | None = Field(default=None, max_length=100, description="Speaker or tool name.")
+    occurred_at: StoredTime | None = Field(
+        default=None, description="When it happened (default: now); ISO 8601."
+    )
+    sensitivity: Sensitivity | None = None
+    meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = v.strip()
+        if not v or "\n" in v:
+            raise ValueError("name must be one non-empty line")
+        return v
+
+
+class PrepareRequest(Strict):
+    thread: ThreadRef
+    event: EventIn = Field(description="The incoming event; stored before anything else.")
+    budget: int | None = Field(
+        default=None, ge=64, le=2_000_000, description="Token budget (governor.default_budget)."
+    )
+    system: str | None = Field(default=None, max_length=200_000, description="System prompt.")
+    focus: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="What the desk retrieves for (default: the event's content).",
+    )
+    strict: bool = Field(
+        default=False, description="Wait for the thread's indexed watermark before building."
+    )
+    timeout_s: float | None = Field(default=None, ge=0, le=600)
+    desk: bool = Field(default=True, description="Retrieve a reading desk (false: ring only).")
+    counter: str | None = Field(default=None, max_length=100, description="Token counter name.")
+    now: IsoDate | None = Field(
+        default=None, description="Reference day for times the focus names (default: the event's)."
+    )
+
+
+class CommitRequest(Strict):
+    thread: ThreadRef
+    event: EventIn
+
+
+class PinIn(Strict):
+    """One protected item: an event of the thread (seq), a block (block_id) or text."""
+
+    seq: int | None = Field(default=None, ge=1)
+    block_id: str | None = Field(default=None, max_length=64)
+    content: str | None = Field(default=None, max_length=100_000)
+    label: str | None = Field(default=None, max_length=200)
+
+
+class ProtectRequest(Strict):
+    thread: ThreadRef
+    items: list[PinIn] = Field(min_length=1, max_length=100)
+
+
+class ReleaseRequest(Strict):
+    thread: ThreadRef
+    pins: list[int] = Field(default_factory=list, max_length=1000)
+    all: bool = False
+
+
+class StatusRequest(Strict):
+    thread: ThreadRef
+
+
+class FlushRequest(Strict):
+    thread: ThreadRef
+    timeout_s: float | None = Field(default=None, ge=0, le=3600)
+
+
+class PromoteRequest(Strict):
+    """Copy a record (by event seq or record id) to a wider visibility, keeping its provenance."""
+
+    thread: ThreadRef
+    seq: int | None = Field(default=None, ge=1)
+    record_id: str | None = Field(default=None, max_length=64)
+    visibility: Literal["project", "team"] = "project"
+    scope: str | None = Field(
+        default=None, description="The team scope (team visibility); it must be your home scope."
+    )
+    title: Title | None = None
+    category: Category = "memory"
+    tags: Tags = Field(default_factory=list, max_length=50)
+
+
+class IngestRequest(Strict):
+    """A document into a thread (its desk only) or its project (the collection scope)."""
+
+    thread: ThreadRef
+    title: Title
+    content: str = Field(max_length=900_000)
+    visibility: Literal["thread", "project"] = "thread"
+    format: Literal["markdown", "text"] = "markdown"
+    chunk_chars: int = Field(default=1500, ge=200, le=20_000)
+    sensitivity: Sensitivity | None = None

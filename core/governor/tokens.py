@@ -1,0 +1,91 @@
+"""Token counting for envelopes: the ``TokenCounter`` contract, the registry plugins fill, and
+the count of a whole message list with its framing.
+
+Counters are plugins (``register_token_counters``): exact ones read a tokenizer file or a
+tiktoken encoding that is on disk; the estimator never under-counts. The budget of an envelope is
+a hard limit on ``count_messages``: every message's content and name, its framing
+(``per_message``) and the tokens that prime the reply (``per_reply``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.errors import ConfigError
+from ctx.core.runtime import registered_objects
+
+if TYPE_CHECKING:
+    from ctx.core.runtime import PluginHost
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    """``count(text)`` returns the tokens of ``text`` alone. ``exact`` says whether it is the
+    model's own tokenizer; an inexact counter must never count fewer tokens than a model would.
+    ``per_message`` is what one chat message costs beyond its content and name (role, separators;
+    OpenAI's chat format: 3, plus 1 for a name), ``per_reply`` what primes the answer (3)."""
+
+    name: str
+    count: Callable[[str], int]
+    exact: bool
+    per_message: int = 4
+    per_reply: int = 3
+    description: str = ""
+    #: lower is preferred by ``governor.token_counter = auto`` among counters that are available
+    preference: int = 100
+    #: None when the counter can be used, else why not (a missing file, package or encoding)
+    unavailable: Callable[[], str | None] = lambda: None
+
+
+def _check(counter: TokenCounter) -> str | None:
+    if not counter.name or not callable(counter.count):
+        return "a token counter needs a name and a callable count"
+    if counter.per_message < 0 or counter.per_reply < 0:
+        return f"token counter {counter.name!r}: framing costs must not be negative"
+    return None
+
+
+def token_counters(host: PluginHost) -> dict[str, TokenCounter]:
+    """Every registered counter by name; malformed or duplicate ones stop start-up."""
+    return registered_objects(
+        host,
+        "register_token_counters",
+        TokenCounter,
+        name=lambda c: c.name,
+        what="token counter",
+        check=_check,
+    )
+
+
+def pick_counter(counters: Mapping[str, TokenCounter], wanted: str) -> TokenCounter:
+    """The counter named ``wanted``, or with ``auto`` the preferred available one (exact ones
+    before the estimator by their ``preference``)."""
+    if wanted != "auto":
+        counter = counters.get(wanted)
+        if counter is None:
+            known = ", ".join(sorted(counters)) or "none"
+            raise ConfigError(f"unknown token counter {wanted!r}; counters: {known}")
+        why = counter.unavailable()
+        if why:
+            raise ConfigError(f"token counter {wanted!r} cannot be used: {why}")
+        return counter
+    usable = [c for c in counters.values() if c.unavailable() is None]
+    if not usable:
+        raise ConfigError("no token counter is available (the built-in plugin 'tokens' is off?)")
+    return min(usable, key=lambda c: (not c.exact, c.preference, c.name))
+
+
+def message_tokens(counter: TokenCounter, message: Mapping[str, Any]) -> int:
+    """One message's cost: its content, its name and its framing."""
+    content = message.get("content") or ""
+    total = counter.per_message + counter.count(str(content))
+    if message.get("name"):
+        total += 1 + counter.count(str(message["name"]))
+    return total
+
+
+def count_messages(counter: TokenCounter, messages: Sequence[Mapping[str, Any]]) -> int:
+    """What a message list costs a model: every message and the reply's priming."""
+    return counter.per_reply + sum(message_tokens(counter, m) for m in messages)
