@@ -47,6 +47,7 @@ CORE_PLUGINS: Mapping[str, str] = {
     "core.graph": "ctx.core.graph.hooks",
     "core.graph.map": "ctx.core.graph.map_hooks",
     "core.tools": "ctx.core.tools.hooks",
+    "core.governor": "ctx.core.governor.hooks",
     "core.cli": "ctx.core.cli.agent_settings",
 }
 
@@ -57,6 +58,8 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "embed-openai": "ctx.plugins.embed.openai",
     "temporal-en": "ctx.plugins.temporal.en",
     "temporal-de": "ctx.plugins.temporal.de",
+    "cache-redis": "ctx.plugins.cache_redis",
+    "tokens": "ctx.plugins.tokens",
     "server": "ctx.ui.commands",
 }
 
