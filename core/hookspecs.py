@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ctx.core.governor import CacheFactory, TokenCounter
     from ctx.core.llm import BackendKind
     from ctx.core.retrieval import QueryStage, RerankerFactory
-    from ctx.core.runtime import JobHandler, Setting, SettingCheck
+    from ctx.core.runtime import JobHandler, Setting, SettingCheck, Settings
     from ctx.core.temporal import TemporalMatcher
     from ctx.core.tools import Tool
 
@@ -172,10 +172,12 @@ def register_routes(register: Callable[[APIRouter], None]) -> None:
 
 
 @hookspec
-def register_token_counters(register: Callable[[TokenCounter], None]) -> None:
+def register_token_counters(register: Callable[[TokenCounter], None], settings: Settings) -> None:
     """Provide token counters for the context governor's envelopes.
 
-    Called once when the governor first counts; all implementations run. Call
+    Called once when the governor first counts; all implementations run. ``settings`` is the
+    App's resolved settings (``settings["tokens.tokenizer_file"]``), for counters that read
+    their own. Call
     ``register(counter)`` with a ``TokenCounter`` (name, ``count(text)``, whether it is exact, the
     framing costs per message and per reply, and ``unavailable()`` saying why it cannot be used
     now, or ``None``). ``governor.token_counter`` picks one by name; ``auto`` takes the preferred

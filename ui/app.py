@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 
 from ctx.core import App, PluginError
-from ctx.ui import api, mcp, oauth
+from ctx.ui import api, gateway, mcp, oauth
 from ctx.ui.version import VERSION
 
 
@@ -23,6 +23,7 @@ def create_app(app: App) -> FastAPI:
     api.mount(server, body_limit=lambda: int(app.settings["server.body_limit"]))
     oauth.mount(server)
     mcp.mount(server, app)
+    gateway.mount(server)
     for reg in app.host.registrations("register_routes"):
         router = reg.args[0] if len(reg.args) == 1 else None
         if not isinstance(router, APIRouter):

@@ -219,9 +219,12 @@ def summary(block: dict[str, Any], action: str) -> dict[str, Any]:
     }
 
 
-def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
+def store_block(
+    app: App, who: Principal, req: StoreRequest, *, origin: str = "api"
+) -> dict[str, Any]:
     """Upsert a block by (scope, category, title); return ``{id, action, scope, category,
-    title}``. Storing an archived block's key again brings it back."""
+    title}``. Storing an archived block's key again brings it back. ``origin`` tells hooks who
+    writes (``BlockWrite.origin``)."""
     scope = validate_scope(req.scope or who.home_scope)
     who.require_write(scope)
     with app.connection() as conn:
@@ -230,7 +233,7 @@ def store_block(app: App, who: Principal, req: StoreRequest) -> dict[str, Any]:
             "WHERE scope = %s AND category = %s AND title = %s FOR UPDATE",
             (scope, req.category, req.title),
         ).fetchone()
-        write = prepare_write(app, conn, who, req, scope, old)
+        write = prepare_write(app, conn, who, req, scope, old, origin=origin)
         row = conn.execute(
             """
             INSERT INTO context_blocks

@@ -72,7 +72,7 @@ class Governor:
 
     @cached_property
     def counters(self) -> dict[str, TokenCounter]:
-        return token_counters(self.app.host)
+        return token_counters(self.app.host, self.app.settings)
 
     @cached_property
     def work_ring(self) -> WorkRing:
@@ -203,7 +203,7 @@ class Governor:
                 thread,
                 req.focus or req.event.content,
                 now=req.now or event.occurred_at.date(),
-                exclude=[e.record_id for e in ring] + [event.record_id],
+                exclude=[event.record_id],  # ring events stay candidates: the ring may not fit
                 cache=self.cache,
             )
         built = build(

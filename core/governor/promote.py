@@ -12,11 +12,10 @@ its category; into the project they are ``reference`` blocks of the collection.
 from __future__ import annotations
 
 import re
-import uuid
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.access import validate_scope
-from ctx.core.blocks import StoreRequest, insert_derived, notify_written, store_block
+from ctx.core.blocks import StoreRequest, store_block
 from ctx.core.errors import NotFound, ValidationError
 from ctx.core.governor.indexer import RECORD_TYPE, governor_principal, record_title
 
@@ -158,16 +157,18 @@ def ingest(app: App, who: Principal, thread: Thread, req: IngestRequest) -> dict
             for i, (heading, body) in enumerate(pieces, 1)
         ]
         return {"visibility": "project", "blocks": [b["id"] for b in stored], "chunks": n}
-    written = []
     meta = {
         "thread": thread.session_id,
         "role": "document",
         "name": req.title,
         "visibility": "thread",
     }
-    with app.connection() as conn:
-        for i, (heading, body) in enumerate(pieces, 1):
-            request = _chunk(
+    writer = governor_principal(thread.scope)
+    written = [
+        store_block(
+            app,
+            writer,
+            _chunk(
                 req,
                 i,
                 n,
@@ -177,16 +178,9 @@ def ingest(app: App, who: Principal, thread: Thread, req: IngestRequest) -> dict
                 scope=thread.scope,
                 block_type=RECORD_TYPE,
                 meta=dict(meta),
-            )
-            block = insert_derived(
-                app,
-                conn,
-                governor_principal(thread.scope),
-                request,
-                str(uuid.uuid4()),
-                origin="governor",
-            )
-            if block is not None:
-                written.append(block)
-    notify_written(app, written)
+            ),
+            origin="governor",
+        )
+        for i, (heading, body) in enumerate(pieces, 1)
+    ]
     return {"visibility": "thread", "blocks": [b["id"] for b in written], "chunks": n}

@@ -16,7 +16,9 @@ Visibility = Literal["thread", "project", "team"]
 class ThreadRef(Strict):
     """A thread: the collection (a scope; default the key's home scope) and the session id."""
 
-    session_id: str = Field(min_length=1, max_length=200)
+    session_id: str = Field(
+        min_length=1, max_length=200, description="The conversation's id within the collection."
+    )
     collection: str | None = Field(
         default=None, description="The thread's scope; defaults to the key's home scope."
     )
@@ -31,14 +33,19 @@ class ThreadRef(Strict):
 
 
 class EventIn(Strict):
-    role: Role = "user"
-    content: str = Field(max_length=900_000)
+    role: Role = Field(default="user", description="user, assistant, tool or system.")
+    content: str = Field(max_length=900_000, description="The event's text.")
     name: str | None = Field(default=None, max_length=100, description="Speaker or tool name.")
     occurred_at: StoredTime | None = Field(
         default=None, description="When it happened (default: now); ISO 8601."
     )
-    sensitivity: Sensitivity | None = None
-    meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
+    sensitivity: Sensitivity | None = Field(
+        default=None,
+        description="public, internal, personal or credentials (default: the event type's).",
+    )
+    meta: dict[str, Any] = Field(
+        default_factory=dict, alias="metadata", description="Free-form data kept with the event."
+    )
 
     @field_validator("name")
     @classmethod
@@ -51,8 +58,11 @@ class EventIn(Strict):
         return v
 
 
+THREAD = "The thread: session_id, and collection (a scope; default the key's home scope)."
+
+
 class PrepareRequest(Strict):
-    thread: ThreadRef
+    thread: ThreadRef = Field(description=THREAD)
     event: EventIn = Field(description="The incoming event; stored before anything else.")
     budget: int | None = Field(
         default=None, ge=64, le=2_000_000, description="Token budget (governor.default_budget)."
@@ -66,7 +76,9 @@ class PrepareRequest(Strict):
     strict: bool = Field(
         default=False, description="Wait for the thread's indexed watermark before building."
     )
-    timeout_s: float | None = Field(default=None, ge=0, le=600)
+    timeout_s: float | None = Field(
+        default=None, ge=0, le=600, description="Longest strict wait (governor.strict_timeout_s)."
+    )
     desk: bool = Field(default=True, description="Retrieve a reading desk (false: ring only).")
     counter: str | None = Field(default=None, max_length=100, description="Token counter name.")
     now: IsoDate | None = Field(
@@ -75,45 +87,49 @@ class PrepareRequest(Strict):
 
 
 class CommitRequest(Strict):
-    thread: ThreadRef
-    event: EventIn
+    thread: ThreadRef = Field(description=THREAD)
+    event: EventIn = Field(description="The model's answer (assistant) or a tool's result.")
 
 
 class PinIn(Strict):
     """One protected item: an event of the thread (seq), a block (block_id) or text."""
 
-    seq: int | None = Field(default=None, ge=1)
-    block_id: str | None = Field(default=None, max_length=64)
-    content: str | None = Field(default=None, max_length=100_000)
-    label: str | None = Field(default=None, max_length=200)
+    seq: int | None = Field(default=None, ge=1, description="An event of the thread.")
+    block_id: str | None = Field(default=None, max_length=64, description="A readable block.")
+    content: str | None = Field(default=None, max_length=100_000, description="Pinned text.")
+    label: str | None = Field(default=None, max_length=200, description="Shown before it.")
 
 
 class ProtectRequest(Strict):
-    thread: ThreadRef
-    items: list[PinIn] = Field(min_length=1, max_length=100)
+    thread: ThreadRef = Field(description=THREAD)
+    items: list[PinIn] = Field(
+        min_length=1, max_length=100, description="What to pin: seq, block_id or content each."
+    )
 
 
 class ReleaseRequest(Strict):
-    thread: ThreadRef
-    pins: list[int] = Field(default_factory=list, max_length=1000)
-    all: bool = False
+    thread: ThreadRef = Field(description=THREAD)
+    pins: list[int] = Field(default_factory=list, max_length=1000, description="Pin ids.")
+    all: bool = Field(default=False, description="Release every pin of the thread.")
 
 
 class StatusRequest(Strict):
-    thread: ThreadRef
+    thread: ThreadRef = Field(description=THREAD)
 
 
 class FlushRequest(Strict):
-    thread: ThreadRef
-    timeout_s: float | None = Field(default=None, ge=0, le=3600)
+    thread: ThreadRef = Field(description=THREAD)
+    timeout_s: float | None = Field(
+        default=None, ge=0, le=3600, description="Longest wait (governor.flush_timeout_s)."
+    )
 
 
 class PromoteRequest(Strict):
     """Copy a record (by event seq or record id) to a wider visibility, keeping its provenance."""
 
-    thread: ThreadRef
-    seq: int | None = Field(default=None, ge=1)
-    record_id: str | None = Field(default=None, max_length=64)
+    thread: ThreadRef = Field(description=THREAD)
+    seq: int | None = Field(default=None, ge=1, description="The event's sequence number.")
+    record_id: str | None = Field(default=None, max_length=64, description="Or its record's id.")
     visibility: Literal["project", "team"] = "project"
     scope: str | None = Field(
         default=None, description="The team scope (team visibility); it must be your home scope."
@@ -126,9 +142,9 @@ class PromoteRequest(Strict):
 class IngestRequest(Strict):
     """A document into a thread (its desk only) or its project (the collection scope)."""
 
-    thread: ThreadRef
+    thread: ThreadRef = Field(description=THREAD)
     title: Title
-    content: str = Field(max_length=900_000)
+    content: str = Field(max_length=900_000, description="The document's text.")
     visibility: Literal["thread", "project"] = "thread"
     format: Literal["markdown", "text"] = "markdown"
     chunk_chars: int = Field(default=1500, ge=200, le=20_000)

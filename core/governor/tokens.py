@@ -17,7 +17,7 @@ from ctx.core.errors import ConfigError
 from ctx.core.runtime import registered_objects
 
 if TYPE_CHECKING:
-    from ctx.core.runtime import PluginHost
+    from ctx.core.runtime import PluginHost, Settings
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,9 @@ def _check(counter: TokenCounter) -> str | None:
     return None
 
 
-def token_counters(host: PluginHost) -> dict[str, TokenCounter]:
-    """Every registered counter by name; malformed or duplicate ones stop start-up."""
+def token_counters(host: PluginHost, settings: Settings) -> dict[str, TokenCounter]:
+    """Every registered counter by name (plugins get ``settings`` to read their own);
+    malformed or duplicate ones stop start-up."""
     return registered_objects(
         host,
         "register_token_counters",
@@ -56,6 +57,7 @@ def token_counters(host: PluginHost) -> dict[str, TokenCounter]:
         name=lambda c: c.name,
         what="token counter",
         check=_check,
+        arguments={"settings": settings},
     )
 
 

@@ -111,11 +111,13 @@ def registered_objects(
     name: Callable[[T], str],
     what: str,
     check: Callable[[T], str | None] = lambda _obj: None,
+    arguments: Mapping[str, Any] | None = None,
 ) -> dict[str, T]:
     """For hooks whose implementations call ``register(obj)`` with one ``cls`` instance: every
     object by ``name(obj)``. A malformed call, an object failing ``check`` (which returns a
-    problem or ``None``) and a duplicate name stop start-up in one ``PluginError``."""
-    regs = host.registrations(hook_name)
+    problem or ``None``) and a duplicate name stop start-up in one ``PluginError``. ``arguments``
+    are the hook's other arguments."""
+    regs = host.registrations(hook_name, **(arguments or {}))
     problems = []
     valid = []
     for reg in regs:

@@ -28,8 +28,8 @@ from ctx.core.temporal.indexing import (
     content_times,
     date_token,
     extract_block,
-    relative_parser,
     extract_pending,
+    relative_parser,
 )
 from ctx.core.temporal.lexicon import Lexicon, TokSpec
 from ctx.core.temporal.ranking import date_query, gravity_factors
@@ -61,7 +61,6 @@ __all__ = [
     "dimensions_for",
     "direction_between",
     "extract_block",
-    "relative_parser",
     "extract_pending",
     "find_dates",
     "fts_terms",
@@ -71,6 +70,7 @@ __all__ = [
     "iter_date_mentions",
     "linear_gravity",
     "parser_from_host",
+    "relative_parser",
     "temporal_fts_expansion",
     "temporal_kit",
     "to_tsquery_or",

@@ -37,6 +37,11 @@ def _error(description: str) -> dict[str, Any]:
     return {"model": ErrorBody, "description": description}
 
 
+def error_response(description: str) -> dict[str, Any]:
+    """An error answer for a route's ``responses`` (OpenAPI), in the shape every error has."""
+    return _error(description)
+
+
 #: The errors every authenticated endpoint can answer, documented once for the OpenAPI schema.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: _error("No key, or an unknown or revoked one."),

@@ -19,9 +19,14 @@ from ctx.core.governor import (
     ThreadRef,
 )
 from ctx.ui.api.deps import AppDep, PrincipalDep
-from ctx.ui.api.errors import ERROR_RESPONSES
+from ctx.ui.api.errors import ERROR_RESPONSES, error_response
 
-router = APIRouter(prefix="/api/governor", tags=["governor"], responses=ERROR_RESPONSES)
+GOVERNOR_RESPONSES = {
+    **ERROR_RESPONSES,
+    400: error_response("The token counter named is unknown or cannot be used here."),
+    404: error_response("No such thread in the key's scopes, or no such event or block."),
+}
+router = APIRouter(prefix="/api/governor", tags=["governor"], responses=GOVERNOR_RESPONSES)
 
 
 @router.post("/prepare", name="governor_prepare")

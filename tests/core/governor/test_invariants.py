@@ -23,8 +23,10 @@ def prepare(app: App, content: str, session: str = "s1", **extra: Any) -> dict[s
 
 
 def commit(app: App, content: str, session: str = "s1", **event: Any) -> dict[str, Any]:
-    body = {"thread": {"session_id": session},
-            "event": {"role": "assistant", "content": content, **event}}
+    body = {
+        "thread": {"session_id": session},
+        "event": {"role": "assistant", "content": content, **event},
+    }
     return app.governor.commit(WHO, CommitRequest.model_validate(body))
 
 
@@ -49,8 +51,9 @@ def test_an_event_is_stored_before_it_can_leave_a_prompt(app: App) -> None:
     """Invariant 1: the event row and its outbox job are committed before prepare builds
     anything; what a small envelope leaves out is still in the store."""
     for i in range(12):
-        prepare(app, f"note {i}: the courier code for depot {i} is K-{i:03d}.", budget=200,
-                desk=False)
+        prepare(
+            app, f"note {i}: the courier code for depot {i} is K-{i:03d}.", budget=200, desk=False
+        )
     rows = events(app)
     assert [r["seq"] for r in rows] == list(range(1, 13))
     with app.connection() as conn:
@@ -82,8 +85,12 @@ def test_every_envelope_stays_within_its_budget(app: App, budget: int) -> None:
         prepare(app, f"{i}: {long}", budget=budget, desk=False)
         commit(app, f"Antwort {i}: " + "noted, " * 30)
     drain(app, "governor.index")
-    app.governor.protect(WHO, ProtectRequest.model_validate(
-        {"thread": {"session_id": "s1"}, "items": [{"content": "Always answer in German."}]}))
+    app.governor.protect(
+        WHO,
+        ProtectRequest.model_validate(
+            {"thread": {"session_id": "s1"}, "items": [{"content": "Always answer in German."}]}
+        ),
+    )
     env = prepare(app, "Was hat der Lieferant erhöht? " + long, budget=budget, system="Be brief.")
     counter = app.governor.counter()
     assert env["tokens"] == count_messages(counter, env["messages"]) <= budget
@@ -108,8 +115,9 @@ def test_a_full_work_ring_loses_nothing(database_url: str, tmp_path: Any) -> Non
     """Invariant 4: a work ring of one slot refuses most hints; the outbox holds the work and
     every event is indexed and embedded in the end."""
     env = {"CTX_GOVERNOR_WORK_RING": "1"}
-    with App(database_url=database_url, home=tmp_path / "h", load_entry_points=False,
-             environ=env) as app:
+    with App(
+        database_url=database_url, home=tmp_path / "h", load_entry_points=False, environ=env
+    ) as app:
         _full_ring(app)
 
 
@@ -119,7 +127,9 @@ def _full_ring(app: App) -> None:
     stats = app.governor.work_ring.stats()
     assert stats["capacity"] == 1 and stats["dropped"] >= 14
     drain(app, "governor.index")
-    status = app.governor.status(WHO, StatusRequest.model_validate({"thread": {"session_id": "s1"}}))
+    status = app.governor.status(
+        WHO, StatusRequest.model_validate({"thread": {"session_id": "s1"}})
+    )
     assert status["watermarks"] == {"recorded": 15, "indexed": 15, "embedded": 15}
     with app.connection() as conn:
         n = conn.execute(
@@ -149,6 +159,7 @@ def test_retrieved_context_replaces_the_previous_desk(app: App) -> None:
     """Invariant 5: a new focus brings its own desk; the report names what came in, what went
     out and what stayed, and the old items are no longer in the messages."""
     set_setting(app, "governor.ring_events", 2)
+    set_setting(app, "governor.desk_items", 3)  # a small desk: each focus brings its own three
     _story(app)
     cats = prepare(app, "What does the vet say about our cat Pixel?", budget=700)
     assert "dental check" in desk_of(cats)
@@ -162,7 +173,9 @@ def test_retrieved_context_replaces_the_previous_desk(app: App) -> None:
     assert boats["desk"]["swapped_out"], "a new focus must change the desk"
     for gone in boats["desk"]["swapped_out"]:  # what left the desk is not in the messages
         with app.connection() as conn:
-            row = conn.execute("SELECT content FROM context_blocks WHERE id = %s", (gone,)).fetchone()
+            row = conn.execute(
+                "SELECT content FROM context_blocks WHERE id = %s", (gone,)
+            ).fetchone()
         assert row is not None and row["content"] not in desk_of(boats)
 
 
@@ -186,8 +199,12 @@ def test_the_database_is_authoritative_and_caches_are_disposable(
     ]
     other = App(database_url=database_url, home=tmp_path / "h2", load_entry_points=False).open()
     try:
-        cold = other.governor.prepare(WHO, PrepareRequest.model_validate(
-            {"thread": {"session_id": "s1"}, "event": {"content": "Which pier is Marigold at?"}}))
+        cold = other.governor.prepare(
+            WHO,
+            PrepareRequest.model_validate(
+                {"thread": {"session_id": "s1"}, "event": {"content": "Which pier is Marigold at?"}}
+            ),
+        )
     finally:
         other.close()
     assert [i["id"] for i in cold["desk"]["items"]] == [i["id"] for i in before["desk"]["items"]]

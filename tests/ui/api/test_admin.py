@@ -153,7 +153,9 @@ def test_types_are_listed_shown_and_validated(app: App, keys: Any, client: Any) 
     assert [t["name"] for t in listed] == [
         "audit-trail",
         "digest",
+        "event",
         "knowledge",
+        "memory",
         "reference",
         "system-meta",
     ]

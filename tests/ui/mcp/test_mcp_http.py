@@ -21,6 +21,14 @@ from ctx.core import App, Principal
 from ctx.core.tools import Tool
 
 TOOLS = {"query", "store", "search", "get", "recent", "delete", "timeline", "stats"}
+GOVERNOR_TOOLS = {
+    "governor_prepare",
+    "governor_commit",
+    "governor_protect",
+    "governor_release",
+    "governor_status",
+    "governor_flush",
+}
 
 
 @asynccontextmanager
@@ -63,7 +71,7 @@ def test_tools_are_listed_with_schemas_annotations_and_instructions(
 
     tools, instructions = run(go)
     by_name = {t.name: t for t in tools}
-    assert set(by_name) == TOOLS
+    assert set(by_name) == TOOLS | GOVERNOR_TOOLS
     for tool in tools:
         assert tool.description and len(tool.description) > 40
         schema = tool.input_schema
