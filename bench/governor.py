@@ -10,8 +10,8 @@ again after it was measured, so no question sees another. The first three conver
 the tuning half, the other two confirm.
 
 **Latency** (``--latency``): threads built in bulk (events, their records and random unit vectors
-written with SQL, as ``bench/latency.py`` does for blocks), then ``prepare`` timed with the desk
-on: one thread of 1,000 events, one of 100,000, and 1,000 threads of 100 events (a prepare on one
+written with SQL, as ``bench/latency.py`` does for blocks; event texts are LoCoMo turns with two
+pseudo-words appended, focus texts LoCoMo questions), then ``prepare`` timed with the desk on: one thread of 1,000 events, one of 100,000, and 1,000 threads of 100 events (a prepare on one
 of them). Query vectors come from the real embedder (``e5``) and, separately, from a stub, so the
 figures with and without the model's query embedding are both shown. No model call is timed.
 
@@ -200,8 +200,27 @@ def recall(args: argparse.Namespace) -> dict[str, Any]:
 # -- latency -----------------------------------------------------------------------------------
 
 
+class Texts:
+    """Event and focus texts: LoCoMo's turns (each with two pseudo-words of the latency corpus
+    appended, so repeats differ) and LoCoMo's questions, drawn at random."""
+
+    def __init__(self, data: Any, seed: int = 7) -> None:
+        convs = load(data)
+        self.turns = [t.text for c in convs for t in c.turns]
+        self.questions = [q.text for c in convs for q in c.questions]
+        self.corpus = Corpus(seed=seed)
+        self.rng = self.corpus.rng
+
+    def event(self) -> str:
+        turn = self.turns[int(self.rng.integers(len(self.turns)))]
+        return turn + " " + " ".join(self.corpus.content_words(2))
+
+    def question(self) -> str:
+        return self.questions[int(self.rng.integers(len(self.questions)))]
+
+
 def bulk_thread(
-    app: App, scope: str, session: str, n: int, corpus: Corpus, gen: dict[str, Any], start: int = 0
+    app: App, scope: str, session: str, n: int, texts: Texts, gen: dict[str, Any]
 ) -> None:
     """A thread of ``n`` indexed and embedded events (records and random vectors), in bulk."""
     with app.connection() as conn:
@@ -226,7 +245,7 @@ def bulk_thread(
                         seq,
                         "user" if seq % 2 else "assistant",
                         "Ann" if seq % 2 else "Bob",
-                        corpus.text(int(corpus.rng.integers(60, 300))),
+                        texts.event(),
                         "2024-01-01T00:00:00Z",
                         str(uuid.uuid4()),
                         "now",
@@ -256,13 +275,13 @@ def bulk_thread(
 
 
 def time_prepares(
-    app: App, scope: str, sessions: list[str], corpus: Corpus, queries: int
+    app: App, scope: str, sessions: list[str], texts: Texts, queries: int
 ) -> list[float]:
     who = principal(scope)
     times = []
     for i in range(queries):
         session = sessions[i % len(sessions)]
-        text = " ".join(corpus.content_words(int(corpus.rng.integers(4, 12))))
+        text = texts.question()
         t0 = time.perf_counter()
         app.governor.prepare(
             who,
@@ -275,7 +294,7 @@ def time_prepares(
 
 
 def latency(args: argparse.Namespace) -> dict[str, Any]:
-    corpus = Corpus(seed=7, words=None)
+    texts = Texts(args.data)
     out: dict[str, Any] = {}
     # No indexer threads: the timed prepares' own events stay unindexed (the ring holds them).
     with bench_app(args.database_url, bench_environ({"CTX_GOVERNOR_INDEXERS": "0"})) as app:
@@ -293,7 +312,7 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
         for _, scope, threads in setups:
             t0 = time.perf_counter()
             for session, n in threads:
-                bulk_thread(app, scope, session, n, corpus, gen)
+                bulk_thread(app, scope, session, n, texts, gen)
             progress(
                 f"{scope}: {sum(n for _, n in threads)} events in {time.perf_counter() - t0:.1f}s"
             )
@@ -315,10 +334,10 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
 
         for label, scope, threads in setups:
             sessions = [s for s, _ in threads]
-            time_prepares(app, scope, sessions, corpus, 5)  # warm
-            real_t = time_prepares(app, scope, sessions, corpus, args.queries)
+            time_prepares(app, scope, sessions, texts, 5)  # warm
+            real_t = time_prepares(app, scope, sessions, texts, args.queries)
             use_embedder(app, FixedQueryEmbedder("stub", "stub", gen["dimensions"], {}, stub_vec))
-            stub_t = time_prepares(app, scope, sessions, corpus, args.queries)
+            stub_t = time_prepares(app, scope, sessions, texts, args.queries)
             use_embedder(app, real)
             out[label] = {
                 "with_query_embedding": timing_ms(real_t),

@@ -11,11 +11,12 @@ governor's cache.
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ctx.core.embed import vector_literal
+from ctx.core.embed import active_generation, vector_literal
 from ctx.core.governor.envelope import DeskItem, when
 from ctx.core.retrieval import QueryRequest, run_pipeline
 
@@ -44,20 +45,46 @@ def _is_vector(value: bytes, dims: int) -> bool:
     return value[:1] == b"[" and value[-1:] == b"]" and value.count(b",") == dims - 1
 
 
-def cached_embedder(cache: TieredCache) -> Any:
-    def embed_text(run: QueryRun, text: str) -> str:
-        assert run.generation is not None
-        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
-        key = f"qv:{run.generation['id']}:{digest}"
-        hit = cache.get(key)
-        if hit is not None and _is_vector(hit, int(run.generation["dimensions"])):
-            return hit.decode()
-        vec = run.app.embedders.for_generation(run.generation).embed_query(text)
-        literal = vector_literal(vec)
-        cache.set(key, literal.encode())
-        return literal
+def query_vector(app: App, cache: TieredCache, generation: dict[str, Any], text: str) -> str:
+    """The query vector literal of ``text`` in ``generation``, through the cache."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+    key = f"qv:{generation['id']}:{digest}"
+    hit = cache.get(key)
+    if hit is not None and _is_vector(hit, int(generation["dimensions"])):
+        return hit.decode()
+    literal = vector_literal(app.embedders.for_generation(generation).embed_query(text))
+    cache.set(key, literal.encode())
+    return literal
 
-    return embed_text
+
+class FocusVector:
+    """The focus and its query vector, computed on a pool thread from the moment a prepare
+    starts, so the model runs while the event is stored and the ring is read."""
+
+    def __init__(self, app: App, cache: TieredCache, text: str, pool: Executor) -> None:
+        self.app = app
+        self.cache = cache
+        self.text = text[:2000]
+        self._future: Future[tuple[int, str] | None] = pool.submit(self._compute)
+
+    def _compute(self) -> tuple[int, str] | None:
+        with self.app.connection() as conn:
+            generation = active_generation(conn)
+        if generation is None:
+            return None
+        return int(generation["id"]), query_vector(self.app, self.cache, generation, self.text)
+
+    def embed_text(self, run: QueryRun, text: str) -> str:
+        """The pipeline's ``embed_text``: the precomputed vector when it fits, else the cache."""
+        assert run.generation is not None
+        if text == self.text:
+            try:
+                done = self._future.result()
+            except Exception:  # fail open like the embed stage: computed again below, or not
+                done = None
+            if done is not None and done[0] == run.generation["id"]:
+                return done[1]
+        return query_vector(run.app, self.cache, run.generation, text)
 
 
 def render(row: dict[str, Any], thread: Thread) -> tuple[str, str]:
@@ -78,18 +105,17 @@ def retrieve(
     app: App,
     who: Principal,
     thread: Thread,
-    focus: str,
+    focus: FocusVector,
     *,
     now: date | None,
     exclude: list[str],
-    cache: TieredCache,
 ) -> Retrieved:
     s = app.settings
     scopes = [thread.scope]
     if s["governor.desk_scopes"] == "readable":
         scopes += [x for x in who.read_scopes if x != thread.scope]
     request = QueryRequest(
-        query=focus[:2000],
+        query=focus.text,
         scopes=scopes,
         private_category=thread.category,
         now=now,
@@ -105,7 +131,7 @@ def retrieve(
         skip=[n for n in MODEL_STAGES if n in names],
         stop_after=stop,
         inline=False,
-        embed_text=cached_embedder(cache),
+        embed_text=focus.embed_text,
     )
     limit = int(s["governor.desk_items"]) * 2
     head = candidates[:limit]

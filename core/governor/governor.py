@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -18,8 +20,8 @@ from psycopg.types.json import Jsonb
 from ctx.core.embed import active_generation
 from ctx.core.errors import NotFound, ValidationError
 from ctx.core.governor.cache import TieredCache
-from ctx.core.governor.desk import Retrieved, retrieve
-from ctx.core.governor.envelope import build
+from ctx.core.governor.desk import FocusVector, Retrieved, retrieve
+from ctx.core.governor.envelope import Pin, build
 from ctx.core.governor.events import INDEX_KIND, append_event, recent_events
 from ctx.core.governor.indexer import Indexer, WorkRing, run_thread
 from ctx.core.governor.pins import add_pins, load_pins, remove_pins
@@ -33,7 +35,13 @@ from ctx.core.governor.threads import (
     readable_scope,
     writable_scope,
 )
-from ctx.core.governor.tokens import TokenCounter, count_messages, pick_counter, token_counters
+from ctx.core.governor.tokens import (
+    CountMemo,
+    TokenCounter,
+    count_messages,
+    pick_counter,
+    token_counters,
+)
 from ctx.core.governor.watermarks import queue_health, watermarks
 
 if TYPE_CHECKING:
@@ -66,7 +74,7 @@ class Governor:
         self.threads = ThreadCache()
         self._changed = threading.Condition()
         self._indexer: Indexer | None = None
-        self._lock = threading.Lock()
+        self._counts: dict[str, CountMemo] = {}
 
     # -- parts built on first use ---------------------------------------------------------------
 
@@ -90,6 +98,18 @@ class Governor:
         s = self.app.settings
         return TieredCache(int(s["governor.cache_bytes"]), external, int(s["governor.cache_ttl_s"]))
 
+    @cached_property
+    def pool(self) -> ThreadPoolExecutor:
+        """Threads for work a prepare overlaps with its database round trips (the focus's
+        query vector)."""
+        return ThreadPoolExecutor(max_workers=4, thread_name_prefix="ctx-governor")
+
+    def counted(self, counter: TokenCounter) -> TokenCounter:
+        """``counter`` with its counts memoised: the same records and turns are counted again
+        and again by the envelopes of one thread."""
+        memo = self._counts.setdefault(counter.name, CountMemo(counter.count))
+        return replace(counter, count=memo)
+
     def counter(self, name: str | None = None) -> TokenCounter:
         return pick_counter(self.counters, name or str(self.app.settings["governor.token_counter"]))
 
@@ -108,6 +128,8 @@ class Governor:
             self._indexer = None
         if "cache" in self.__dict__:
             self.cache.close()
+        if "pool" in self.__dict__:
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
     def indexed(self) -> None:
         """Indexing advanced in this process: wake whoever waits for a watermark."""
@@ -150,6 +172,21 @@ class Governor:
         spec = self.app.block_type("event")
         return event.sensitivity or (spec.default_sensitivity if spec else "internal")
 
+    def _check_budget(
+        self, counter: TokenCounter, budget: int, req: PrepareRequest, pins: list[Pin]
+    ) -> None:
+        head = [{"role": "system", "content": req.system}] if req.system else []
+        if pins:
+            text = PINS_HEADER + "\n" + "\n\n".join(p.text for p in pins)
+            head.append({"role": "system", "content": text})
+        need = count_messages(counter, [*head, {"role": req.event.role, "content": ""}])
+        if need > budget:
+            raise ValidationError(
+                f"budget {budget} is too small: the system prompt and the protected items need "
+                f"{need} tokens",
+                field="budget",
+            )
+
     def _record(self, who: Principal, ref: ThreadRef, event: EventIn) -> tuple[Thread, Any]:
         thread = self._writable(who, ref)
         with self.app.connection() as conn:
@@ -163,48 +200,40 @@ class Governor:
         started = time.perf_counter()
         s = self.app.settings
         self._check_event(req.event)
-        counter = self.counter(req.counter)  # an unknown counter fails before anything is stored
+        counter = self.counted(self.counter(req.counter))  # an unknown one fails before storing
         budget = int(req.budget or s["governor.default_budget"])
         thread = self._writable(who, req.thread)
+        desk_on = req.desk and int(s["governor.desk_items"]) > 0
+        focus = None
+        if desk_on:  # the query vector is computed while the event is stored and the ring read
+            focus = FocusVector(self.app, self.cache, req.focus or req.event.content, self.pool)
+        # One transaction: the pins (the budget must hold them), the event and its outbox job,
+        # the ring and the previous desk. A refused budget rolls it back: nothing is stored.
         with self.app.connection() as conn:
             pins, _ = load_pins(conn, thread, who)
-        head = [{"role": "system", "content": req.system}] if req.system else []
-        if pins:
-            head.append(
-                {
-                    "role": "system",
-                    "content": PINS_HEADER + "\n" + "\n\n".join(p.text for p in pins),
-                }
-            )
-        need = count_messages(counter, [*head, {"role": req.event.role, "content": ""}])
-        if need > budget:  # refused before the event is stored: nothing half done
-            raise ValidationError(
-                f"budget {budget} is too small: the system prompt and the protected items need "
-                f"{need} tokens",
-                field="budget",
-            )
-        thread, event = self._record(who, req.thread, req.event)
+            self._check_budget(counter, budget, req, pins)
+            appended = append_event(conn, thread, req.event, self._sensitivity(req.event))
+            event = appended.event
+            ring = recent_events(conn, thread.id, event.seq, int(s["governor.ring_events"]))
+            row = conn.execute(
+                "SELECT desk FROM context_threads WHERE id = %s", (thread.id,)
+            ).fetchone()
+        self.work_ring.offer(appended.job_id)
         recorded_ms = (time.perf_counter() - started) * 1000
         strict = None
         if req.strict:
             timeout = req.timeout_s if req.timeout_s is not None else s["governor.strict_timeout_s"]
             strict = self.wait(thread, event.seq, float(timeout))
-        with self.app.connection() as conn:
-            ring = recent_events(conn, thread.id, event.seq, int(s["governor.ring_events"]))
-            row = conn.execute(
-                "SELECT desk FROM context_threads WHERE id = %s", (thread.id,)
-            ).fetchone()
         previous = [str(x) for x in (row["desk"] if row else [])]
         retrieved = Retrieved([], 0.0, [], [])
-        if req.desk and int(s["governor.desk_items"]) > 0:
+        if focus is not None:
             retrieved = retrieve(
                 self.app,
                 who,
                 thread,
-                req.focus or req.event.content,
+                focus,
                 now=req.now or event.occurred_at.date(),
                 exclude=[event.record_id],  # ring events stay candidates: the ring may not fit
-                cache=self.cache,
             )
         built = build(
             counter,

@@ -9,6 +9,8 @@ a hard limit on ``count_messages``: every message's content and name, its framin
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,6 +39,31 @@ class TokenCounter:
     preference: int = 100
     #: None when the counter can be used, else why not (a missing file, package or encoding)
     unavailable: Callable[[], str | None] = lambda: None
+
+
+class CountMemo:
+    """A counter's counts of texts seen recently (a bounded LRU keyed by the text itself, so a
+    count is never another text's)."""
+
+    def __init__(self, count: Callable[[str], int], size: int = 5_000) -> None:
+        self._count = count
+        self._size = size
+        self._memo: OrderedDict[str, int] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> int:
+        key = text
+        with self._lock:
+            found = self._memo.get(key)
+            if found is not None:
+                self._memo.move_to_end(key)
+                return found
+        n = self._count(text)
+        with self._lock:
+            self._memo[key] = n
+            if len(self._memo) > self._size:
+                self._memo.popitem(last=False)
+        return n
 
 
 def _check(counter: TokenCounter) -> str | None:

@@ -278,3 +278,43 @@ def test_documents_go_into_a_thread_or_its_project(client: Any, keys: Any, app: 
         },
     )
     assert "two approvals" in str(handbook.json()["messages"])  # the project's is everyone's
+
+
+def test_ctx_governor_commands_against_a_live_server(
+    app: App, keys: Any, monkeypatch: Any, capsys: Any
+) -> None:
+    import json
+
+    from live import live_server
+
+    from ctx.core.cli.main import run
+
+    token = keys.make("alpha")
+    with live_server(app) as url:
+        monkeypatch.setenv("CTX_URL", url)
+        monkeypatch.setenv("CTX_API_KEY", token)
+        from ctx.core.governor import CommitRequest
+
+        who = app.governor  # record through the core; the CLI reads through the server
+        from ctx.core import Principal
+
+        alpha = Principal(
+            key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha"
+        )
+        who.commit(
+            alpha,
+            CommitRequest.model_validate(
+                {"thread": {"session_id": "chat-9"}, "event": {"content": "Pack the tent."}}
+            ),
+        )
+        assert run(["governor", "threads", "--json"], app=app) == 0
+        listed = json.loads(capsys.readouterr().out)["threads"]
+        assert [(t["session_id"], t["recorded"]) for t in listed] == [("chat-9", 1)]
+        assert run(["governor", "flush", "chat-9", "--timeout", "60"], app=app) == 0
+        assert "indexed after" in capsys.readouterr().out
+        assert run(["governor", "status", "chat-9"], app=app) == 0
+        out = capsys.readouterr().out
+        assert "recorded 1, indexed 1, embedded 1" in out
+        assert run(["governor", "status", "nope"], app=app) == 2
+        assert "no thread" in capsys.readouterr().err
+        assert run(["governor", "flush", "chat-9", "--timeout", "-1"], app=app) == 2
