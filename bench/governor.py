@@ -1,8 +1,9 @@
 """The context governor: envelope recall on LoCoMo, prepare() overhead, and a crash test.
 
 **Recall** (``--recall``): each conversation of the data file is one thread; its turns are
-replayed in order through the governor (the first speaker's turns through ``prepare``, the
-other's through ``commit``, the session dates as event times), the indexer catches up (``flush``
+replayed in order through the governor (the first speaker's turns through ``prepare`` without a
+desk, which nothing here reads, the other's through ``commit``, the session dates as event
+times), the indexer catches up (``flush``
 of the outbox), then every question of categories 1-4 is asked with ``prepare`` at each budget.
 A question counts as found when an evidence turn is in the envelope (the recent ring or the
 desk); ``any`` and ``all`` evidence are both reported. Each question is removed from the thread
@@ -77,7 +78,9 @@ def replay(app: App, conv: Conversation) -> dict[str, tuple[int, str]]:
         }
         body = {"thread": {"session_id": conv.sample_id}, "event": event}
         if event["role"] == "user":
-            res = app.governor.prepare(who, PrepareRequest.model_validate({**body, "budget": 2000}))
+            res = app.governor.prepare(
+                who, PrepareRequest.model_validate({**body, "budget": 2000, "desk": False})
+            )
         else:
             res = app.governor.commit(who, CommitRequest.model_validate(body))
         out[turn.dia_id] = (res["seq"], res["record_id"])
