@@ -278,3 +278,44 @@ def test_a_missing_redis_package_says_what_to_install(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "redis", None)  # import redis now raises ImportError
     with pytest.raises(ConfigError, match=r"pip install 'ctx-brain\[redis\]'"):
         open_redis("redis://127.0.0.1:6379", TIMEOUT_S)
+
+
+def test_the_governor_uses_the_tier_and_answers_the_same_without_it(
+    redis_server: RedisServer, database_url: str, tmp_path: Path
+) -> None:
+    """Invariant 6 through the governor: query vectors go to Redis; with Redis dead, or with
+    garbage under every key, the envelopes are the same (the database is authoritative)."""
+    from ctx.core import App, Principal
+    from ctx.core.governor import CommitRequest, PrepareRequest
+    from ctx.core.runtime import drain
+
+    who = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
+    env = {"CTX_CACHE_REDIS_URL": redis_server.url, "CTX_GOVERNOR_RING_EVENTS": "0"}
+    with App(database_url=database_url, home=tmp_path / "h", load_entry_points=False,
+             environ=env) as app:  # fmt: skip
+        for text in ("The ferry to Hiddensee leaves at 9.", "Our tent is the green one.",
+                     "The bakery closes at noon on Sundays."):  # fmt: skip
+            app.governor.commit(who, CommitRequest.model_validate(
+                {"thread": {"session_id": "t"}, "event": {"content": text}}))  # fmt: skip
+        drain(app, "governor.index")
+
+        def desk() -> list[str]:
+            out = app.governor.prepare(who, PrepareRequest.model_validate(
+                {"thread": {"session_id": "t"}, "event": {"content": "When does the ferry go?"}}
+            ))  # fmt: skip
+            return [i["id"] for i in out["desk"]["items"]]
+
+        cache = app.governor.cache
+        assert cache.external is not None and cache.external.name == "redis"
+        first = desk()
+        with redis_server.client() as raw:
+            keys = raw.keys(f"ctx:{cache.space}:qv:*")
+            assert keys, "the query vector went to Redis"
+            for key in keys:
+                raw.set(key, b"garbage")
+        cache.local.clear()
+        assert desk() == first  # garbage from the tier is checked and thrown away
+        redis_server.stop()
+        cache.local.clear()
+        assert desk() == first  # a dead tier is a miss
+        assert cache.external_errors >= 1
