@@ -179,7 +179,10 @@ class Governor:
         if pins:
             text = PINS_HEADER + "\n" + "\n\n".join(p.text for p in pins)
             head.append({"role": "system", "content": text})
-        need = count_messages(counter, [*head, {"role": req.event.role, "content": ""}])
+        # the event as build() frames it, without its content (a name may go into the content)
+        name = req.event.name or ""
+        bare = {"role": req.event.role, "content": f"[tool {name}]\n{name}: ", "name": name}
+        need = count_messages(counter, [*head, bare])
         if need > budget:
             raise ValidationError(
                 f"budget {budget} is too small: the system prompt and the protected items need "

@@ -30,6 +30,7 @@ def test_the_core_registers_its_own_kinds() -> None:
         "digest.daily",
         "embed",
         "embed_context",
+        "governor.index",
         "graph.overview",
         "guard",
         "rebuild",
