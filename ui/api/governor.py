@@ -16,7 +16,6 @@ from ctx.core.governor import (
     ProtectRequest,
     ReleaseRequest,
     StatusRequest,
-    ThreadRef,
 )
 from ctx.ui.api.deps import AppDep, PrincipalDep
 from ctx.ui.api.errors import ERROR_RESPONSES, error_response
@@ -94,6 +93,3 @@ def threads(
 ) -> dict[str, Any]:
     """Threads in the key's readable scopes (or one collection), most recently active first."""
     return app.governor.list_threads(who, collection, limit)
-
-
-__all__ = ["ThreadRef", "router"]
