@@ -172,6 +172,18 @@ def register_routes(register: Callable[[APIRouter], None]) -> None:
 
 
 @hookspec
+def register_web(register: Callable[[Any], None]) -> None:
+    """Extend the web workbench: pages, navigation entries, template overrides.
+
+    Called once when the HTTP app is built; all implementations run. Call ``register(item)``
+    with a ``ctx.ui.web.WebPage`` (an ``APIRouter`` of pages and an optional ``NavEntry``), a
+    ``NavEntry`` alone, or a ``TemplateDir`` whose templates override the built-in ones of the
+    same name. Page routes use ``ctx.ui.web``'s ``UserDep``/``AdminUserDep`` (session and CSRF
+    checks) and ``render``. Return nothing.
+    """
+
+
+@hookspec
 def register_token_counters(register: Callable[[TokenCounter], None], settings: Settings) -> None:
     """Provide token counters for the context governor's envelopes.
 

@@ -1,12 +1,12 @@
-"""The one app factory: a FastAPI app with every surface mounted (the REST API, OAuth, MCP;
-the web workbench and the OpenAI-compatible gateway will join), plus the routes plugins register."""
+"""The one app factory: a FastAPI app with every surface mounted (the REST API, OAuth, MCP,
+the OpenAI-compatible gateway and the web workbench), plus the routes plugins register."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
 
 from ctx.core import App, PluginError
-from ctx.ui import api, gateway, mcp, oauth
+from ctx.ui import api, gateway, mcp, oauth, web
 from ctx.ui.version import VERSION
 
 
@@ -24,6 +24,7 @@ def create_app(app: App) -> FastAPI:
     oauth.mount(server)
     mcp.mount(server, app)
     gateway.mount(server)
+    web.mount(server, app)
     for reg in app.host.registrations("register_routes"):
         router = reg.args[0] if len(reg.args) == 1 else None
         if not isinstance(router, APIRouter):

@@ -48,6 +48,7 @@ from ctx.core.access.secrets import (
     secret_users,
     set_secret,
 )
+from ctx.core.access.sessions import close_session, open_session, session_principal
 
 __all__ = [
     "CLIENT_PREFIX",
@@ -67,6 +68,7 @@ __all__ = [
     "cancel_form",
     "check_authorization_request",
     "check_secret_name",
+    "close_session",
     "create_client",
     "create_key",
     "delete_secret",
@@ -78,6 +80,7 @@ __all__ = [
     "list_secrets",
     "load_seal_key",
     "open_form",
+    "open_session",
     "protected_resource_metadata",
     "redeem_code",
     "redirect_location",
@@ -86,6 +89,7 @@ __all__ = [
     "reveal_secret",
     "revoke_key",
     "secret_users",
+    "session_principal",
     "set_secret",
     "submit_form",
     "token_from_headers",

@@ -31,6 +31,15 @@ SETTINGS = [
         minimum=1,
         maximum=100_000,
     ),
+    Setting(
+        "web.session_hours",
+        float,
+        12.0,
+        "How long a web workbench sign-in lasts (hours); signing out or revoking the key ends it "
+        "sooner.",
+        minimum=0.05,
+        maximum=24 * 90,
+    ),
 ]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -85,9 +85,21 @@ def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
     return f"{first['field']}: {first['message']}", details
 
 
+def _page_error(request: Request, status: int, message: str) -> Response | None:
+    """An error page when the web workbench is mounted and the path is one of its pages."""
+    pages = getattr(request.app.state, "error_pages", None)
+    if pages is None or not pages.handles(request):
+        return None
+    answer: Response = pages.respond(request, status, message)
+    return answer
+
+
 def install_error_handlers(api: FastAPI) -> None:
     @api.exception_handler(CtxError)
-    async def ctx_error(request: Request, exc: CtxError) -> JSONResponse:
+    async def ctx_error(request: Request, exc: CtxError) -> Response:
+        page = _page_error(request, exc.status_code, exc.message)
+        if page is not None:
+            return page
         body: dict[str, Any] = {"error": exc.code, "message": exc.message}
         if exc.field:
             body["field"] = exc.field
@@ -96,8 +108,11 @@ def install_error_handlers(api: FastAPI) -> None:
         return JSONResponse(body, status_code=exc.status_code, headers=headers)
 
     @api.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         message, details = _describe_validation(list(exc.errors()))
+        page = _page_error(request, 422, message)
+        if page is not None:
+            return page
         return JSONResponse(
             {
                 "error": "invalid",
@@ -110,7 +125,7 @@ def install_error_handlers(api: FastAPI) -> None:
         )
 
     @api.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
             exc.status_code, "http_error"
         )
@@ -121,9 +136,16 @@ def install_error_handlers(api: FastAPI) -> None:
             message = "request body is not valid JSON (it must be UTF-8 encoded JSON)"
             code, status = "invalid", 422
         if exc.status_code == 404 and message == "Not Found":
+            page = _page_error(request, 404, f"there is no page at {request.url.path}")
+            if page is not None:
+                return page
             message = f"no such endpoint: {request.url.path} (see /docs)"
         if exc.status_code == 405:
             message = f"{request.method} is not allowed here"
+            page = _page_error(request, 405, message)
+            if page is not None:
+                page.headers.update(dict(exc.headers or {}))
+                return page
         body: dict[str, Any] = {"error": code, "message": message}
         if status == 422:
             body["field"] = "body"

@@ -1,0 +1,144 @@
+"""Rendering pages: one Jinja environment per server, the layout chosen by ``HX-Request``.
+
+A page template extends ``base``: the whole ``_layout.html`` for a plain request (and for an
+htmx history restore), ``_fragment.html`` for an htmx request (the title, the main content and
+the navigation as an out-of-band swap). Partials (``_name.html``) render alone.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from ctx.ui.version import VERSION
+from ctx.ui.web.extend import Extensions
+from ctx.ui.web.markdown import to_html
+
+# resolved: a strict editable install links each file, so a template added later is found too
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+STATIC_URL = "/static"
+
+
+def _when(value: datetime | str | None) -> str:
+    """A timestamp as people read it: '2 Dec 2026 06:40 UTC'."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return str(value)
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return value.strftime("%-d %b %Y %H:%M") + " UTC"
+
+
+def _ago(value: datetime | str | None) -> str:
+    """How long ago: '5 min ago', '3 h ago', '12 days ago'."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return str(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    seconds = max(0.0, (datetime.now(UTC) - value).total_seconds())
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+def _short(value: object, n: int = 8) -> str:
+    return str(value)[:n]
+
+
+class Pages:
+    """The workbench's templates and navigation for one server."""
+
+    def __init__(self, ext: Extensions) -> None:
+        loaders = [FileSystemLoader(str(d)) for d in ext.template_dirs]
+        self.env = Environment(
+            loader=ChoiceLoader([*loaders, FileSystemLoader(str(TEMPLATES))]),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            auto_reload=False,
+        )
+        self.env.filters.update(markdown=to_html, when=_when, ago=_ago, short=_short)
+        self.env.globals.update(static=self.static, version=VERSION)
+        self.nav = ext.nav
+
+    @staticmethod
+    def static(path: str) -> str:
+        # the version busts browser caches across upgrades; vendored files carry their own
+        return f"{STATIC_URL}/{path}?v={VERSION}"
+
+    def render(
+        self,
+        request: Request,
+        name: str,
+        context: dict[str, Any] | None = None,
+        *,
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+    ) -> HTMLResponse:
+        htmx = request.headers.get("hx-request") == "true"
+        restore = request.headers.get("hx-history-restore-request") == "true"
+        user = getattr(request.state, "user", None)
+        path = request.url.path
+        nav = [n for n in self.nav if user is not None and (not n.admin or user.is_admin)]
+        active = next(
+            (n.href for n in sorted(nav, key=lambda n: -len(n.href)) if _under(path, n.href)), ""
+        )
+        values: dict[str, Any] = {
+            "request": request,
+            "user": user,
+            "csrf": getattr(request.state, "csrf", ""),
+            "nav": nav,
+            "active": active,
+            "base": "_fragment.html" if htmx and not restore else "_layout.html",
+            "htmx": htmx,
+        }
+        values.update(context or {})
+        html = self.env.get_template(name).render(values)
+        response = HTMLResponse(html, status_code=status, headers=headers)
+        response.headers["vary"] = "HX-Request"
+        response.headers["cache-control"] = "no-store"
+        return response
+
+
+def _under(path: str, href: str) -> bool:
+    if href == "/":
+        return path == "/"
+    return path == href or path.startswith(href.rstrip("/") + "/")
+
+
+def pages(request: Request) -> Pages:
+    web: Pages = request.app.state.web
+    return web
+
+
+def render(
+    request: Request,
+    name: str,
+    context: dict[str, Any] | None = None,
+    *,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> HTMLResponse:
+    """Render template ``name`` for ``request`` (the layout follows ``HX-Request``)."""
+    return pages(request).render(request, name, context, status=status, headers=headers)

@@ -1,0 +1,14 @@
+"""The workbench's routers, one per resource."""
+
+from ctx.ui.web.routes import admin, ask, auth, blocks, chat, dashboard, graph, review
+
+ROUTERS = (
+    auth.router,
+    dashboard.router,
+    blocks.router,
+    ask.router,
+    chat.router,
+    graph.router,
+    review.router,
+    admin.router,
+)
