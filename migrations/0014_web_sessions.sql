@@ -13,3 +13,7 @@ CREATE TABLE context_web_sessions (
 
 CREATE INDEX context_web_sessions_key ON context_web_sessions (key_id);
 CREATE INDEX context_web_sessions_expiry ON context_web_sessions (expires_at);
+
+-- The workbench lists blocks newest first with a keyset cursor (updated_at, id): this index backs
+-- that order within a scope exactly, so a page costs the same on page 1 and page 500.
+CREATE INDEX context_blocks_scope_updated_id ON context_blocks (scope, updated_at DESC, id DESC);

@@ -1,6 +1,15 @@
 """Blocks: the stored unit of knowledge. Types as policy rows, writes, reads, light search, and
 the request schemas of these operations."""
 
+from ctx.core.blocks.browse import (
+    BrowseRequest,
+    block_at_key,
+    block_context,
+    block_facets,
+    block_summaries,
+    browse_blocks,
+    cursor_of,
+)
 from ctx.core.blocks.edit import set_archived, update_block
 from ctx.core.blocks.manage import manage
 from ctx.core.blocks.read import (
@@ -73,6 +82,7 @@ __all__ = [
     "BlockTypeName",
     "BlockTypeSpec",
     "BlockWrite",
+    "BrowseRequest",
     "Category",
     "CategoryCount",
     "Content",
@@ -90,10 +100,16 @@ __all__ = [
     "Strict",
     "Tags",
     "Title",
+    "block_at_key",
     "block_categories",
+    "block_context",
+    "block_facets",
     "block_stats",
+    "block_summaries",
+    "browse_blocks",
     "clean_tags",
     "content_hash",
+    "cursor_of",
     "delete_block",
     "fetch_block",
     "get_block",

@@ -206,7 +206,15 @@ class BackendPool:
         if backend.base_url and not host_allowed(backend.base_url, self._allowed()):
             raise ModelError(f"backend {backend.name}: its host is not in llm.allowed_hosts")
         limits = self.limits()
-        stamp = (backend.updated_at, backend.base_url, backend.secret, limits)
+        # the secret's own version too: a rotated key must reach the next call, in every process
+        secret_version = None
+        if backend.secret:
+            with self.app.connection() as conn:
+                found = conn.execute(
+                    "SELECT updated_at FROM context_secrets WHERE name = %s", (backend.secret,)
+                ).fetchone()
+            secret_version = found["updated_at"] if found else None
+        stamp = (backend.updated_at, backend.base_url, backend.secret, secret_version, limits)
         with self._lock:
             cached = self._clients.get(backend.name)
             if cached is not None and cached[0] == stamp:

@@ -7,6 +7,7 @@ fails the test that caused it, so inline scripts or styles cannot creep in unnot
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,3 +53,12 @@ def sign_in(page: Any, base: str, key: str) -> None:
     page.get_by_label("API key").fill(key)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(f"{base}/")
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a screenshot as ``$CTX_SCREENSHOTS/<name>.png`` when that variable names a folder
+    (``make screenshots`` sets it to docs/screenshots); otherwise nothing."""
+    folder = os.environ.get("CTX_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        page.screenshot(path=os.path.join(folder, f"{name}.png"))

@@ -159,6 +159,20 @@ def test_a_backend_secret_is_sent_as_bearer_and_never_stored_plain(app: App, srv
     assert b"sk-live-123" not in repr(dump).encode() and "sk-live-123" not in repr(rows)
 
 
+def test_a_rotated_secret_reaches_the_next_call(app: App, srv: Any) -> None:
+    """Rotating a backend's key needs no restart: the pool's cached client is keyed on the
+    secret's version too (the write may come from another process, the CLI or the workbench)."""
+    with app.connection() as conn:
+        access.set_secret(conn, app.seal_key, "peer-key", "sk-old-1")
+    _create(app, "keyed", srv.base_url, secret="peer-key")
+    _ask(app)
+    assert srv.requests[-1].headers["Authorization"] == "Bearer sk-old-1"
+    with app.connection() as conn:
+        access.set_secret(conn, app.seal_key, "peer-key", "sk-new-2")
+    _ask(app)
+    assert srv.requests[-1].headers["Authorization"] == "Bearer sk-new-2"
+
+
 def test_a_secret_that_will_not_open_is_a_model_error(
     app: App, srv: Any, database_url: str, tmp_path: Path
 ) -> None:

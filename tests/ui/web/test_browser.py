@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import CHROMIUM, Watched, chromium, sign_in
+from browser_kit import CHROMIUM, Watched, chromium, shot, sign_in
 from live import live_server
+from playwright.sync_api import expect
 from web_kit import make_key
 
-from ctx.core import App
+from ctx.core import App, SearchRequest, StoreRequest, access, blocks
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="needs Chromium (.ci/run installs Debian's chromium)"
@@ -71,3 +72,69 @@ def test_navigation_swaps_the_main_area_without_a_full_reload(
     p.wait_for_load_state("networkidle")
     assert p.evaluate("window.__still_here") is True
     assert p.title() == "Dashboard · ctx"
+
+
+def test_an_admin_changes_a_hot_setting_in_place(app: App, site: str, page: Watched) -> None:
+    p = page.page
+    sign_in(p, site, make_key(app, "ops", admin=True))
+    p.get_by_role("link", name="Admin").click()
+    p.get_by_role("link", name="Settings").first.click()
+    p.wait_for_url(f"{site}/admin/settings")
+    field = p.get_by_label("query.default_limit", exact=True)
+    row = p.locator(".setting", has=field)
+    field.fill("12")
+    row.get_by_role("button", name="Save").click()
+    saved = p.locator(".setting", has=p.get_by_label("query.default_limit", exact=True))
+    saved.get_by_role("status").wait_for()
+    assert saved.locator(".badge").first.inner_text() == "database"
+    assert app.settings["query.default_limit"] == 12  # in effect at once, no restart
+    field = p.get_by_label("query.default_limit", exact=True)
+    field.fill("100000")  # out of range: the browser holds the form back (min/max on the input)
+    p.locator(".setting", has=field).get_by_role("button", name="Save").click()
+    assert field.evaluate("el => el.validity.rangeOverflow") is True
+    assert app.settings["query.default_limit"] == 12
+
+
+def test_search_open_a_block_and_edit_it(app: App, site: str, page: Watched) -> None:
+    key = make_key(app, "team")
+    with app.connection() as conn:
+        who = access.authenticate(conn, key)
+    for i in range(23):
+        blocks.store_block(app, who, StoreRequest(title=f"Note {i:02d}", content=f"note {i}"))
+    blocks.store_block(
+        app,
+        who,
+        StoreRequest(title="Deploy notes", content="# Big\n\nWe **deploy** on Fridays.",
+                     category="ops", sensitivity="personal"),  # fmt: skip
+    )
+    p = page.page
+    sign_in(p, site, key)
+    p.get_by_role("link", name="Blocks", exact=True).click()
+    p.wait_for_selector("#results")
+    p.evaluate("window.__still_here = true")
+    p.get_by_role("link", name="Older →").click()
+    p.wait_for_url("**before=**")
+    expect(p.locator("#results .block-title")).to_have_count(4)
+    p.get_by_label("Search").fill("deploy")
+    p.wait_for_url("**q=deploy**")
+    expect(p.locator("#results .block-title")).to_have_count(1)
+    shot(p, "blocks-search")
+    p.locator("#results .block-title").first.click()
+    p.wait_for_selector("#detail h2.detail-title")
+    assert p.locator("#detail strong").inner_text() == "deploy"  # Markdown rendered
+    shot(p, "block-detail")
+    p.locator("#detail").get_by_role("link", name="Edit").click()
+    p.wait_for_selector("form.block-form")
+    p.get_by_label("Sensitivity").select_option("public")
+    p.get_by_role("button", name="Save changes").click()
+    p.wait_for_selector("text=This lowers the sensitivity")  # asked before it is saved
+    p.get_by_label("Yes, lower the sensitivity to public").check()
+    p.get_by_role("button", name="Save changes").click()
+    p.wait_for_selector("h1.detail-title")
+    assert "public" in p.locator(".badges").inner_text()
+    assert p.evaluate("window.__still_here") is True  # all of it without a full page load
+    stored = blocks.search_blocks(app, who, SearchRequest(query="deploy"))
+    assert len(stored) == 1
+    with app.connection() as conn:
+        row = conn.execute("SELECT sensitivity FROM context_blocks WHERE title = 'Deploy notes'")
+        assert row.fetchone()["sensitivity"] == "public"
