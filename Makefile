@@ -15,7 +15,7 @@ FINGERPRINT := $(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)-$(sh
 STAMP := $(VENV)/.installed-$(FINGERPRINT)
 DEV_STAMP := $(VENV)/.dev-installed-$(FINGERPRINT)
 
-.PHONY: install dev run test lint bench clean
+.PHONY: install dev run test lint bench clean screenshots
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -50,6 +50,10 @@ lint: dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache --no-logo
+
+# the README's pictures: the browser tests, saving a screenshot at each step they check
+screenshots: dev
+	CTX_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/ui/web/test_browser.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -53,6 +53,7 @@ def init(as_json: JsonOpt = False) -> None:
             console.print("\nAdmin API key (shown once, store it now):")
             console.print(Text("  " + token, style="bold"))
             console.print(f"\nUse it:  export CTX_URL={url} CTX_API_KEY={token}")
+            console.print(f"Or open {url}/ in a browser and sign in with it (the workbench).")
         else:
             assert earlier is not None
             console.print(

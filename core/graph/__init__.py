@@ -12,6 +12,7 @@ from ctx.core.graph.dream_cycle import PIPELINE_VERSION, CycleResult, run_cycle
 from ctx.core.graph.dream_stats import dream_stats
 from ctx.core.graph.dream_worker import DreamWorker
 from ctx.core.graph.ego import ego
+from ctx.core.graph.explore import explore
 from ctx.core.graph.links import (
     LINK_TYPES,
     known_pairs,
@@ -39,6 +40,7 @@ __all__ = [
     "daily_synthesis",
     "dream_stats",
     "ego",
+    "explore",
     "known_pairs",
     "link_rows",
     "list_links",

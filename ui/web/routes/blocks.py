@@ -130,7 +130,7 @@ def _results(app: App, who: Principal, f: Filters) -> tuple[dict[str, Any], int]
     try:
         found = _search(app, who, f) if f.q else _browse(app, who, f)
     except ValidationError as exc:
-        empty = {"rows": [], "older": None, "newer": None}
+        empty: dict[str, Any] = {"rows": [], "older": None, "newer": None}
         return {**context, **empty, "error": exc.message}, 422
     return {**context, **found, "error": None}, 200
 
