@@ -189,9 +189,11 @@ def time_pages(app: App, info: dict[str, Any], rounds: int) -> dict[str, Any]:
         _, key = access.create_key(conn, name="bench-web", home_scope=info["scopes"][0],
                                    allowed_scopes=info["scopes"][1:], is_admin=True)  # fmt: skip
     rng = np.random.default_rng(7)
-    vectors = lambda text: (v := rng.standard_normal(info["dimensions"]).astype(np.float32)) / (  # noqa: E731
-        np.linalg.norm(v)
-    )
+
+    def vectors(text: str) -> Any:
+        v = rng.standard_normal(info["dimensions"]).astype(np.float32)
+        return v / np.linalg.norm(v)
+
     with app.connection() as conn:
         gen = active_generation(conn)
     assert gen is not None
@@ -208,7 +210,7 @@ def time_pages(app: App, info: dict[str, Any], rounds: int) -> dict[str, Any]:
                 "/api/manage", json={"action": "list", "limit": 50}, headers=api_headers)),
         ]  # fmt: skip
         for label, target, opts in pages(app, info["scopes"]):
-            method, path = target.split(" ", 1)
+            _, path = target.split(" ", 1)
             path = path.replace("CURSOR", cursor)
             headers = {"HX-Request": "true", "HX-Target": opts["htmx"]} if opts.get("htmx") else {}
             timed.append((label, lambda p=path, h=headers: client.get(p, headers=h)))

@@ -8,6 +8,15 @@ who may govern, read or promote what.
 """
 
 from ctx.core.governor.cache import ByteLRU, CacheFactory, ExternalCache, TieredCache
+from ctx.core.governor.chat import (
+    CHAT_PREFIX,
+    ChatTurn,
+    ChatTurnRequest,
+    is_chat_session,
+    new_session,
+    start_turn,
+)
+from ctx.core.governor.chatlog import chat_history, chat_sessions
 from ctx.core.governor.envelope import DeskItem, Pin, build, event_message
 from ctx.core.governor.events import INDEX_KIND, Event
 from ctx.core.governor.governor import Governor
@@ -37,11 +46,14 @@ from ctx.core.governor.tokens import (
 
 __all__ = [
     "CATEGORY_PREFIX",
+    "CHAT_PREFIX",
     "INDEX_HANDLER",
     "INDEX_KIND",
     "RECORD_TYPE",
     "ByteLRU",
     "CacheFactory",
+    "ChatTurn",
+    "ChatTurnRequest",
     "CommitRequest",
     "DeskItem",
     "Event",
@@ -64,12 +76,17 @@ __all__ = [
     "WorkRing",
     "build",
     "category_for",
+    "chat_history",
+    "chat_sessions",
     "chunks",
     "count_messages",
     "event_message",
     "ingest",
+    "is_chat_session",
     "message_tokens",
+    "new_session",
     "pick_counter",
     "promote",
+    "start_turn",
     "token_counters",
 ]

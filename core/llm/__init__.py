@@ -26,6 +26,7 @@ from ctx.core.llm.openai_wire import TIMEOUT_PARAM, ChatResult, Limits, OpenAICl
 from ctx.core.llm.pool import BackendPool
 from ctx.core.llm.probe import probe_backend
 from ctx.core.llm.prompts import prompt_versions, render_prompt
+from ctx.core.llm.toolchat import ToolCall, ToolChat, ToolRound
 
 __all__ = [
     "ROLES",
@@ -47,6 +48,9 @@ __all__ = [
     "OpenAIClient",
     "Piece",
     "Reply",
+    "ToolCall",
+    "ToolChat",
+    "ToolRound",
     "admit",
     "available",
     "backend_kinds",

@@ -42,9 +42,7 @@ class Watched:
         text = message.text
         if text.startswith("Failed to load resource") and "status of 5" not in text:
             return  # a 4xx a test provokes on purpose (a wrong key, a refused action)
-        if message.type == "error":
-            self.problems.append(text)
-        elif "Content Security Policy" in text or "Content-Security-Policy" in text:
+        if message.type == "error" or "Content Security Policy" in text:
             self.problems.append(text)
 
 

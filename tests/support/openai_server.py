@@ -7,7 +7,9 @@ request (``requests``; ``sent_text()`` gives every body as one greppable string)
   the same text always gets the same vector); ``behaviour`` switches it into failure modes.
 * ``POST /v1/chat/completions``, plain or streamed (``"stream": true``, server-sent events), with
   replies the test scripts (``chat_replies``, ``chat_responder``, ``chat_default``);
-  ``chat_behaviour`` switches it into failure modes.
+  ``chat_behaviour`` switches it into failure modes. A scripted reply may be a ``ToolCallReply``
+  instead of text: the answer then asks for tool calls (``message.tool_calls``, or streamed
+  ``delta.tool_calls`` chunks with the arguments in pieces, ``finish_reason: "tool_calls"``).
 * ``POST /v1/rerank`` in the Cohere/Jina format, results sorted by score (not input order);
   ``rerank_scores`` scripts the scores, ``rerank_behaviour`` switches it into failure modes.
 * ``GET /v1/models`` and ``GET /health``.
@@ -138,6 +140,32 @@ class RawReply:
 
 
 @dataclass
+class ToolCallReply:
+    """A scripted chat answer that asks for tool calls: ``calls`` are ``(name, arguments)``
+    pairs, the arguments an object (sent as JSON text, as OpenAI does) or raw text (to script
+    invalid JSON); ``content`` is text said alongside (OpenAI sends null when there is none)."""
+
+    calls: list[tuple[str, Any]]
+    content: str | None = None
+
+    def tool_calls(self) -> list[dict[str, Any]]:
+        out = []
+        for name, arguments in self.calls:
+            text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+            out.append(
+                {
+                    "id": f"call_{uuid.uuid4().hex[:12]}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": text},
+                }
+            )
+        return out
+
+
+Reply = str | ToolCallReply
+
+
+@dataclass
 class OpenAIServer:
     native_dimensions: int = 64
     behaviour: str = "ok"
@@ -147,8 +175,8 @@ class OpenAIServer:
     release: threading.Event = field(default_factory=threading.Event)
     # /v1/chat/completions
     chat_behaviour: str = "ok"
-    chat_replies: list[str] = field(default_factory=list)  # a queue: each request pops one
-    chat_responder: Callable[[dict[str, Any]], str] | None = None  # before the queue, if set
+    chat_replies: list[Reply] = field(default_factory=list)  # a queue: each request pops one
+    chat_responder: Callable[[dict[str, Any]], Reply] | None = None  # before the queue, if set
     chat_default: str = "OK"  # when the queue is empty
     stream_delay: float = 0.0  # seconds between streamed events
     # /v1/rerank
@@ -214,7 +242,7 @@ class OpenAIServer:
             if r.body is not None
         )
 
-    def next_chat_reply(self, body: dict[str, Any]) -> str:
+    def next_chat_reply(self, body: dict[str, Any]) -> Reply:
         if self.chat_responder is not None:
             return self.chat_responder(body)
         with self._lock:
@@ -325,28 +353,30 @@ def chat_handler(server: OpenAIServer, body: dict[str, Any]) -> tuple[int, Any]:
     if behaviour == "garbage" and not stream:
         return 200, _raw_bytes(200, b"{not json")
 
-    reply = server.next_chat_reply(body)
+    scripted = server.next_chat_reply(body)
+    calls = scripted.tool_calls() if isinstance(scripted, ToolCallReply) else []
+    reply = (scripted.content or "") if isinstance(scripted, ToolCallReply) else scripted
     model = body.get("model")
     cid = f"chatcmpl-{uuid.uuid4().hex[:12]}"
     created = int(time.time())
     prompt_tokens = sum(count_words(m.get("content")) for m in messages)
+    produced = count_words(reply) + sum(count_words(c["function"]["arguments"]) for c in calls)
     usage = {
         "prompt_tokens": prompt_tokens,
-        "completion_tokens": count_words(reply),
-        "total_tokens": prompt_tokens + count_words(reply),
+        "completion_tokens": produced,
+        "total_tokens": prompt_tokens + produced,
     }
+    message: dict[str, Any] = {"role": "assistant", "content": reply}
+    finish_reason = "stop"
+    if calls:
+        message = {"role": "assistant", "content": reply or None, "tool_calls": calls}
+        finish_reason = "tool_calls"
     completion = {
         "id": cid,
         "object": "chat.completion",
         "created": created,
         "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": reply},
-                "finish_reason": "stop",
-            }
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
         "usage": usage,
     }
     if not stream:
@@ -392,7 +422,10 @@ def chat_handler(server: OpenAIServer, body: dict[str, Any]) -> tuple[int, Any]:
         else:
             for piece in pieces:
                 event(_chunk(cid, created, model, {"content": piece}, None))
-        event(_chunk(cid, created, model, {}, "stop"))
+            for index, call in enumerate(calls):
+                for delta in _tool_call_deltas(index, call):
+                    event(_chunk(cid, created, model, {"tool_calls": [delta]}, None))
+        event(_chunk(cid, created, model, {}, finish_reason))
         if include_usage:
             event(
                 {
@@ -407,6 +440,21 @@ def chat_handler(server: OpenAIServer, body: dict[str, Any]) -> tuple[int, Any]:
         event("[DONE]")
 
     return 200, RawReply(write)
+
+
+def _tool_call_deltas(index: int, call: dict[str, Any]) -> list[dict[str, Any]]:
+    """One call as OpenAI streams it: id, type and name with empty arguments first, then the
+    arguments in pieces, each delta naming the call by its index only."""
+    function = call["function"]
+    first = {"index": index, "id": call["id"], "type": "function",
+             "function": {"name": function["name"], "arguments": ""}}  # fmt: skip
+    text = function["arguments"]
+    size = CHUNK_CHARS * 4
+    rest = [
+        {"index": index, "function": {"arguments": text[i : i + size]}}
+        for i in range(0, len(text), size)
+    ]
+    return [first, *rest]
 
 
 # --- rerank -------------------------------------------------------------------------------------

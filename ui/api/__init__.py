@@ -11,6 +11,7 @@ from ctx.ui.api import (
     admin,
     backends,
     blocks,
+    chat,
     docs,
     dream,
     governor,
@@ -38,6 +39,7 @@ ROUTERS = (
     guard.router,
     dream.router,
     governor.router,
+    chat.router,
 )
 
 

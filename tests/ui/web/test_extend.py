@@ -27,9 +27,7 @@ def _page_router(folder: Path) -> APIRouter:
     return router
 
 
-def test_a_plugin_adds_a_page_a_nav_entry_and_a_template_override(
-    app: App, tmp_path: Path
-) -> None:
+def test_a_plugin_adds_a_page_a_nav_entry_and_a_template_override(app: App, tmp_path: Path) -> None:
     folder = tmp_path / "templates"
     (folder / "reports").mkdir(parents=True)
     (folder / "reports" / "index.html").write_text(
@@ -42,7 +40,9 @@ def test_a_plugin_adds_a_page_a_nav_entry_and_a_template_override(
     )
     page = WebPage(_page_router(folder), nav=NavEntry("Reports", "/reports", order=55))
     app.host.register(
-        registers("register_web", page, NavEntry("Ops", "/admin/llmlog", admin=True), TemplateDir(folder)),
+        registers(
+            "register_web", page, NavEntry("Ops", "/admin/llmlog", admin=True), TemplateDir(folder)
+        ),
         "reports",
     )
     with TestClient(create_app(app), raise_server_exceptions=False) as client:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import CHROMIUM, Watched, chromium, sign_in
+from browser_kit import CHROMIUM, Watched, chromium, shot, sign_in
 from fastapi.testclient import TestClient
 from live import live_server
 from web_kit import Browser, make_key
@@ -485,6 +485,7 @@ def test_the_graph_draws_and_refocuses_in_place(
         status.filter(has_text="Choose a block").wait_for()
         assert status.inner_text().startswith("3 blocks, 2 links")
         assert p.locator("#graph-canvas canvas").count() > 0  # sigma drew
+        shot(p, "graph")
         p.evaluate("window.__same_document = true")
         p.locator(f'#graph-text a[data-graph-focus="{chain["b"]}"]').first.click()
         p.wait_for_url(f"{site}/graph?focus={chain['b']}")
@@ -518,6 +519,7 @@ def test_reviewing_a_flagged_pair_in_the_browser(
         p.wait_for_url(f"{site}/review")
         item = p.locator(f"#flag-{flagged['changed']}")
         item.get_by_role("heading", name="“Backup plan v2” resembles “Backup plan”").wait_for()
+        shot(p, "review")
         p.evaluate("window.__same_document = true")
         item.get_by_role("button", name="Archive “Backup plan v2” (flagged)").click()
         item.get_by_role("status").filter(has_text="Archived “Backup plan v2”").wait_for()
