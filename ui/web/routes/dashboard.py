@@ -16,6 +16,15 @@ from ctx.ui.web.render import render
 
 router = APIRouter(include_in_schema=False)
 
+#: The model roles a person notices, by what they give (embedding runs locally without one).
+ROLE_LABELS = (
+    ("synthesis", "answers"),
+    ("chat", "chat"),
+    ("dream", "Dream links"),
+    ("rerank", "reranking"),
+    ("translate", "query translation"),
+)
+
 #: The queues people care about, in the order shown; other kinds follow by name.
 QUEUES = ("embed", "temporal", "guard", "dream")
 
@@ -72,7 +81,9 @@ def overview(app: App, who: Principal) -> dict[str, Any]:
     recent = blocks.manage(app, who, ManageRequest(action="list", limit=8))
     guard_figures = guard.guard_stats(app, who)
     dream_figures = graph.dream_stats(app, who)
-    roles = {role: bool(app.backends.chain(role)) for role in llm.ROLES}
+    roles = {
+        label: bool(app.backends.chain(role)) for role, label in ROLE_LABELS if role in llm.ROLES
+    }
     data: dict[str, Any] = {
         "stats": stats,
         "categories": (categories.get("categories") or [])[:12],
