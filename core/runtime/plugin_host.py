@@ -60,6 +60,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "temporal-de": "ctx.plugins.temporal.de",
     "cache-redis": "ctx.plugins.cache_redis",
     "tokens": "ctx.plugins.tokens",
+    "issues": "ctx.plugins.issues",
     "server": "ctx.ui.commands",
 }
 

@@ -154,6 +154,8 @@ def test_types_are_listed_shown_and_validated(app: App, keys: Any, client: Any) 
         "audit-trail",
         "digest",
         "event",
+        "issue",
+        "issue-comment",
         "knowledge",
         "memory",
         "reference",

@@ -21,6 +21,14 @@ from ctx.core import App, Principal
 from ctx.core.tools import Tool
 
 TOOLS = {"query", "store", "search", "get", "recent", "delete", "timeline", "stats"}
+ISSUE_TOOLS = {
+    "issue_create",
+    "issue_list",
+    "issue_show",
+    "issue_comment",
+    "issue_close",
+    "issue_suggest",
+}
 GOVERNOR_TOOLS = {
     "governor_prepare",
     "governor_commit",
@@ -71,7 +79,7 @@ def test_tools_are_listed_with_schemas_annotations_and_instructions(
 
     tools, instructions = run(go)
     by_name = {t.name: t for t in tools}
-    assert set(by_name) == TOOLS | GOVERNOR_TOOLS
+    assert set(by_name) == TOOLS | GOVERNOR_TOOLS | ISSUE_TOOLS
     for tool in tools:
         assert tool.description and len(tool.description) > 40
         schema = tool.input_schema

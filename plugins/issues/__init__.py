@@ -1,0 +1,59 @@
+"""The issue tracker as one plugin: issues and their comments are blocks (types ``issue`` and
+``issue-comment``, workflow ``issues``) whose typed metadata this plugin validates on every write;
+numbers per repository scope and an append-only history live in the ``issues`` migration set.
+Surfaces: REST under ``/api/issues``, ``ctx issues ...``, and the ``issue_*`` MCP tools.
+GitHub sync is a later step (the metadata already carries the forge fields).
+
+Importing this package loads no routes, commands or tools: each hook imports its module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ctx.core import App, BlockTypeSpec, BlockWrite, Principal, hookimpl
+from ctx.plugins.issues.metadata import check_comment_meta, check_issue_meta
+from ctx.plugins.issues.types import COMMENT, COMMENT_TYPE, ISSUE, ISSUE_TYPE
+
+
+@hookimpl
+def register_block_types(register: Callable[[BlockTypeSpec], None]) -> None:
+    register(ISSUE_TYPE)
+    register(COMMENT_TYPE)
+
+
+@hookimpl
+def register_migrations(register: Callable[[str, str], None]) -> None:
+    register("issues", "ctx.plugins.issues.migrations")
+
+
+@hookimpl
+def before_block_write(app: App, who: Principal, write: BlockWrite) -> None:
+    """Every write of an issue or a comment, by any surface, obeys the typed metadata."""
+    if write.spec.name == ISSUE:
+        write.meta = check_issue_meta(write.meta)
+    elif write.spec.name == COMMENT:
+        write.meta = check_comment_meta(write.meta)
+
+
+@hookimpl
+def register_routes(register: Callable[[Any], None]) -> None:
+    from ctx.plugins.issues.routes import router
+
+    register(router)
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    from ctx.plugins.issues.cli import cli as issues_cli
+
+    cli.add_typer(issues_cli, name="issues")
+
+
+@hookimpl
+def register_mcp_tools(register: Callable[[Any], None]) -> None:
+    from ctx.plugins.issues.tools import TOOLS
+
+    for tool in TOOLS:
+        register(tool)

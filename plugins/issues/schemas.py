@@ -1,0 +1,66 @@
+"""Request shapes of the issue operations, shared by the REST routes, MCP tools and the CLI."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Title = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=400, pattern=r"^[^\r\n]+$"),
+]
+Body = Annotated[str, Field(max_length=200_000)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Reason = Literal["completed", "not_planned", "duplicate"]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+CommentBody = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200_000)
+]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class IssueCreate(Request):
+    title: Title = Field(description="One line saying what is wrong or wanted.")
+    body: Body = Field(default="", description="The description (Markdown).")
+    labels: list[Name] = Field(default_factory=list, max_length=50, description="Label names.")
+    assignees: list[Name] = Field(
+        default_factory=list, max_length=20, description="Who works on it."
+    )
+    milestone: Name | None = Field(default=None, description="A milestone name.")
+
+
+class IssueEdit(Request):
+    """Fields to change; those left out (or null) stay as they are; a null milestone clears it."""
+
+    title: Title | None = Field(default=None, description="A new title.")
+    body: Body | None = Field(default=None, description="A new description.")
+    labels: list[Name] | None = Field(default=None, max_length=50, description="All labels.")
+    assignees: list[Name] | None = Field(default=None, max_length=20, description="All assignees.")
+    milestone: Name | None = Field(default=None, description="A milestone; null clears it.")
+
+
+class CommentCreate(Request):
+    body: CommentBody = Field(description="The comment (Markdown).")
+
+
+class CloseRequest(Request):
+    reason: Reason = Field(default="completed", description="Why it is closed.")
+
+
+class IssueFilter(Request):
+    state: Literal["open", "closed"] | None = Field(default=None, description="open or closed.")
+    label: Name | None = Field(default=None, description="Only issues with this label.")
+    assignee: Name | None = Field(default=None, description="Only issues assigned to this name.")
+    text: Text | None = Field(default=None, description="Words in the title or body.")
+    scope: str | None = Field(default=None, description="One readable scope (default: all).")
+    limit: int = Field(default=50, ge=1, le=200, description="At most this many issues.")
+
+
+class SuggestRequest(Request):
+    title: Title = Field(description="The title of the issue about to be filed.")
+    body: Body = Field(default="", description="Its description.")
+    limit: int = Field(default=5, ge=1, le=20, description="Suggestions of each kind.")
