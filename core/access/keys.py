@@ -72,6 +72,12 @@ def authenticate(conn: psycopg.Connection[Any], token: str | None) -> Principal:
     if row["stale"]:
         # Once a minute is precise enough, and keeps a row write off every request.
         conn.execute("UPDATE context_api_keys SET last_used_at = now() WHERE id = %s", (row["id"],))
+    return principal_of(row)
+
+
+def principal_of(row: Mapping[str, Any]) -> Principal:
+    """The principal of a ``context_api_keys`` row (id, name, home_scope, allowed_scopes,
+    is_admin), for every way in: a key, a web session."""
     return Principal(
         key_id=str(row["id"]),
         name=row["name"],

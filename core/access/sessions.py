@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from ctx.core.access.keys import authenticate
+from ctx.core.access.keys import authenticate, principal_of
 from ctx.core.access.principals import Principal
 from ctx.core.errors import Unauthorized
 
@@ -59,13 +59,7 @@ def session_principal(conn: psycopg.Connection[Any], token: str | None) -> Princ
             (_hash(token),),
         )
         conn.execute("UPDATE context_api_keys SET last_used_at = now() WHERE id = %s", (row["id"],))
-    return Principal(
-        key_id=str(row["id"]),
-        name=row["name"],
-        home_scope=row["home_scope"],
-        allowed_scopes=tuple(row["allowed_scopes"] or ()),
-        is_admin=bool(row["is_admin"]),
-    )
+    return principal_of(row)
 
 
 def close_session(conn: psycopg.Connection[Any], token: str | None) -> bool:

@@ -93,7 +93,14 @@ def ego(
     ]
     nodes.sort(key=lambda n: (n["depth"], n["title"], n["id"]))
     kept = {n["id"] for n in nodes}
-    edges = [
+    edges = link_edges(links, kept)
+    return {"focus": focus, "depth": depth, "nodes": nodes, "edges": edges,
+            "truncated": truncated}  # fmt: skip
+
+
+def link_edges(links: list[dict[str, Any]], ids: set[str]) -> list[dict[str, Any]]:
+    """The links among ``ids`` as a graph answer's edges, in a stable order."""
+    out = [
         {
             "source": r["source_id"],
             "target": r["target_id"],
@@ -102,8 +109,7 @@ def ego(
             "status": r["status"],
         }
         for r in links
-        if r["source_id"] in kept and r["target_id"] in kept
+        if r["source_id"] in ids and r["target_id"] in ids
     ]
-    edges.sort(key=lambda e: (e["source"], e["target"], e["type"]))
-    return {"focus": focus, "depth": depth, "nodes": nodes, "edges": edges,
-            "truncated": truncated}  # fmt: skip
+    out.sort(key=lambda e: (e["source"], e["target"], e["type"]))
+    return out

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.errors import ValidationError
-from ctx.core.graph.ego import MAX_NODES, ego
+from ctx.core.graph.ego import MAX_NODES, ego, link_edges
 from ctx.core.graph.links import link_rows
 
 if TYPE_CHECKING:
@@ -94,7 +94,9 @@ def explore(
             nodes.update({r["id"]: dict(r) for r in rows})
         grown = len(nodes) > len(base["nodes"])
         # the links among the shown blocks and the new ones: ego's edges cover its nodes only
-        edges = _edges(link_rows(conn, list(nodes), scopes), set(nodes)) if grown else base["edges"]
+        edges = (
+            link_edges(link_rows(conn, list(nodes), scopes), set(nodes)) if grown else base["edges"]
+        )
     dist = _hops(focus, edges)
     strength = _strength(edges)
     far = MAX_NODES + 1  # not connected to the focus: the first to go
@@ -116,20 +118,3 @@ def explore(
         "truncated": base["truncated"] or bool(dropped),
         "evicted": sorted(n["id"] for n in dropped if n["id"] in keep),
     }
-
-
-def _edges(links: list[dict[str, Any]], ids: set[str]) -> list[dict[str, Any]]:
-    """Links among ``ids`` in the shape ``ego`` answers with."""
-    out = [
-        {
-            "source": r["source_id"],
-            "target": r["target_id"],
-            "type": r["link_type"],
-            "confidence": round(float(r["confidence"]), 4),
-            "status": r["status"],
-        }
-        for r in links
-        if r["source_id"] in ids and r["target_id"] in ids
-    ]
-    out.sort(key=lambda e: (e["source"], e["target"], e["type"]))
-    return out

@@ -26,32 +26,32 @@ STATIC = HERE / "static"
 STATIC_URL = "/static"
 
 
-def _when(value: datetime | str | None) -> str:
-    """A timestamp as people read it: '2 Dec 2026 06:40 UTC'."""
+def _as_datetime(value: datetime | str | None) -> datetime | str | None:
+    """A datetime (naive ones taken as UTC), the text itself when it is no timestamp, or None."""
     if value is None or value == "":
-        return ""
+        return None
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
-            return str(value)
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC)
-    return value.strftime("%-d %b %Y %H:%M") + " UTC"
+            return value
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _when(value: datetime | str | None) -> str:
+    """A timestamp as people read it: '2 Dec 2026 06:40 UTC'."""
+    at = _as_datetime(value)
+    if not isinstance(at, datetime):
+        return at or ""
+    return at.astimezone(UTC).strftime("%-d %b %Y %H:%M") + " UTC"
 
 
 def _ago(value: datetime | str | None) -> str:
     """How long ago: '5 min ago', '3 h ago', '12 days ago'."""
-    if value is None or value == "":
-        return ""
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            return str(value)
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    seconds = max(0.0, (datetime.now(UTC) - value).total_seconds())
+    at = _as_datetime(value)
+    if not isinstance(at, datetime):
+        return at or ""
+    seconds = max(0.0, (datetime.now(UTC) - at).total_seconds())
     if seconds < 60:
         return "just now"
     if seconds < 3600:
