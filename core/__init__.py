@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ctx.core.app import App
     from ctx.core.blocks import (
         SENSITIVITIES,
+        AlsoInTransaction,
         BlockChanges,
         BlockTypeSpec,
         BlockWrite,
@@ -102,6 +103,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROJECT",
     "SENSITIVITIES",
+    "AlsoInTransaction",
     "Ambiguous",
     "App",
     "BackendFactory",

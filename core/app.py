@@ -103,6 +103,12 @@ class App:
         with self.connection() as conn:
             return reveal_secret(conn, self.seal_key, name)
 
+    def reveal_secret(self, name: str) -> str:
+        """The plain value of the vault's secret ``name`` (a plugin's credential, such as a forge
+        token); ``NotFound`` when there is none. Never log or return it to a caller."""
+        with self.connection() as conn:
+            return reveal_secret(conn, self.seal_key, name)
+
     @cached_property
     def temporal_parser(self) -> TemporalParser:
         """The deterministic parser built from every registered matcher."""

@@ -60,6 +60,7 @@ from ctx.core.blocks.types import (
     update_type,
 )
 from ctx.core.blocks.write import (
+    AlsoInTransaction,
     BlockWrite,
     PreviousVersion,
     content_hash,
@@ -75,6 +76,7 @@ __all__ = [
     "RETRIEVAL_POLICIES",
     "SENSITIVITIES",
     "TYPE_COLUMNS",
+    "AlsoInTransaction",
     "BlockChanges",
     "BlockListItem",
     "BlockOut",

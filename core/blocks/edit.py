@@ -16,6 +16,7 @@ from ctx.core.access import Principal
 from ctx.core.blocks.read import fetch_block
 from ctx.core.blocks.schemas import BlockChanges, StoreRequest
 from ctx.core.blocks.write import (
+    AlsoInTransaction,
     audit,
     owned_block,
     prepare_write,
@@ -48,8 +49,16 @@ def _merged(block: dict[str, Any], changes: BlockChanges) -> StoreRequest:
         raise ValidationError(f"{where} {error_message(dict(first))}", field=where) from None
 
 
-def update_block(app: App, who: Principal, ident: str, changes: BlockChanges) -> dict[str, Any]:
-    """Change fields of a block in the caller's home scope; return ``{id, action, ...}``."""
+def update_block(
+    app: App,
+    who: Principal,
+    ident: str,
+    changes: BlockChanges,
+    *,
+    also: AlsoInTransaction | None = None,
+) -> dict[str, Any]:
+    """Change fields of a block in the caller's home scope; return ``{id, action, ...}``.
+    ``also`` runs in the change's transaction (see ``store_block``)."""
     with app.connection() as conn:
         block = owned_block(conn, who, ident, "edits")
         req = _merged(block, changes)
@@ -77,6 +86,8 @@ def update_block(app: App, who: Principal, ident: str, changes: BlockChanges) ->
                 field="title",
             ) from None
         full = record_write(conn, who, write, block["id"], "updated")
+        if also is not None:
+            also(conn, full, "updated")
     app.host.notify("on_block_written", app=app, block=full, action="updated")
     return summary(full, "updated")
 

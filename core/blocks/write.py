@@ -8,6 +8,7 @@ is never stored without the work that makes it findable. ``on_block_written`` ru
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -219,12 +220,23 @@ def summary(block: dict[str, Any], action: str) -> dict[str, Any]:
     }
 
 
+#: Called in a write's transaction with the stored row and the action (``created``/``updated``),
+#: after the row and its audit entry and before commit: rows a plugin keeps alongside a block
+#: (an issue's history) commit or roll back with it.
+AlsoInTransaction = Callable[[psycopg.Connection[Any], dict[str, Any], str], None]
+
+
 def store_block(
-    app: App, who: Principal, req: StoreRequest, *, origin: str = "api"
+    app: App,
+    who: Principal,
+    req: StoreRequest,
+    *,
+    origin: str = "api",
+    also: AlsoInTransaction | None = None,
 ) -> dict[str, Any]:
     """Upsert a block by (scope, category, title); return ``{id, action, scope, category,
     title}``. Storing an archived block's key again brings it back. ``origin`` tells hooks who
-    writes (``BlockWrite.origin``)."""
+    writes (``BlockWrite.origin``); ``also`` runs in the write's transaction."""
     scope = validate_scope(req.scope or who.home_scope)
     who.require_write(scope)
     with app.connection() as conn:
@@ -263,6 +275,8 @@ def store_block(
         assert row is not None
         action = "created" if row["created"] else "updated"
         full = record_write(conn, who, write, str(row["id"]), action)
+        if also is not None:
+            also(conn, full, action)
     app.host.notify("on_block_written", app=app, block=full, action=action)
     return summary(full, action)
 

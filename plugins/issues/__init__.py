@@ -2,7 +2,8 @@
 ``issue-comment``, workflow ``issues``) whose typed metadata this plugin validates on every write;
 numbers per repository scope and an append-only history live in the ``issues`` migration set.
 Surfaces: REST under ``/api/issues``, ``ctx issues ...``, and the ``issue_*`` MCP tools.
-GitHub sync is a later step (the metadata already carries the forge fields).
+Two-way sync with forges (GitHub first) lives in ``sync``: links, the ``issues.sync`` job, the
+webhook endpoint and conflicts.
 
 Importing this package loads no routes, commands or tools: each hook imports its module.
 """
@@ -40,8 +41,19 @@ def before_block_write(app: App, who: Principal, write: BlockWrite) -> None:
 @hookimpl
 def register_routes(register: Callable[[Any], None]) -> None:
     from ctx.plugins.issues.routes import router
+    from ctx.plugins.issues.sync.routes import router as sync_router
+    from ctx.plugins.issues.sync.routes import webhooks
 
+    register(sync_router)
+    register(webhooks)
     register(router)
+
+
+@hookimpl
+def register_job_handlers(register: Callable[[Any], None]) -> None:
+    from ctx.plugins.issues.sync.jobs import HANDLER
+
+    register(HANDLER)
 
 
 @hookimpl
@@ -57,3 +69,15 @@ def register_mcp_tools(register: Callable[[Any], None]) -> None:
 
     for tool in TOOLS:
         register(tool)
+
+
+@hookimpl
+def register_web(register: Callable[[Any], None]) -> None:
+    """The workbench's issue pages, with their own templates (all under ``issues/``)."""
+    from pathlib import Path
+
+    from ctx.plugins.issues.web import router
+    from ctx.ui import NavEntry, TemplateDir, WebPage
+
+    register(WebPage(router, nav=NavEntry("Issues", "/issues", order=55)))
+    register(TemplateDir(Path(__file__).resolve().parent / "templates"))

@@ -1,4 +1,5 @@
-"""``ctx issues list|show|create|edit|comment|close|reopen``: the REST operations from a shell."""
+"""``ctx issues list|show|create|edit|comment|close|reopen|sync|link|links|conflicts|resolve``:
+the REST operations from a shell."""
 
 from __future__ import annotations
 
@@ -142,3 +143,101 @@ def reopen(ctx: typer.Context, number: NumberArg, as_json: JsonOpt = False) -> N
     """Reopen a closed issue."""
     data = call(_url(ctx), "POST", f"/api/issues/{number}/reopen")
     _print(data, as_json, f"reopened {_line(data)}")
+
+
+@cli.command("sync")
+def sync(
+    ctx: typer.Context,
+    scope: Annotated[str | None, typer.Option(help="The linked scope (default: home).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sync the scope's issues with its forge repository now."""
+    data = call(_url(ctx), "POST", "/api/issues/sync", {"scope": scope})
+    counts = ("pulled", "pushed", "created_local", "created_remote", "conflicts", "gone")
+    text = f"{data['scope']} <-> {data['forge']}:{data['repo']}  " + "  ".join(
+        f"{name} {data[name]}" for name in counts
+    )
+    if data.get("rate_limited_until"):
+        text += f"\nrate limited: resumes after {data['rate_limited_until']}"
+    if data.get("error"):
+        text += f"\nerror: {data['error']}"
+    if data["conflicts"]:
+        text += "\nsee `ctx issues conflicts`"
+    _print(data, as_json, text)
+
+
+@cli.command("link")
+def link(
+    ctx: typer.Context,
+    scope: Annotated[str, typer.Option(help="The repository scope to sync.")],
+    repo: Annotated[str, typer.Option(help="The forge repository: owner/name.")],
+    token_secret: Annotated[str, typer.Option(help="The vault secret holding the token.")],
+    forge: Annotated[str, typer.Option(help="The forge.")] = "github",
+    webhook_secret: Annotated[
+        str | None, typer.Option(help="The vault secret webhooks are signed with.")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="API base for GitHub Enterprise: https://host/api/v3")
+    ] = None,
+    interval: Annotated[int, typer.Option(help="Seconds between pulls.", min=10)] = 300,
+    as_json: JsonOpt = False,
+) -> None:
+    """Link a repository scope to a forge repository (admin key)."""
+    body: dict[str, Any] = {"scope": scope, "repo": repo, "forge": forge}
+    body["token_secret"] = token_secret
+    body |= {"webhook_secret": webhook_secret, "base_url": base_url, "interval_s": interval}
+    data = call(_url(ctx), "POST", "/api/issues/sync/links", body)
+    _print(
+        data,
+        as_json,
+        f"linked {data['scope']} <-> {data['forge']}:{data['repo']} (link {data['id']})",
+    )
+
+
+@cli.command("links")
+def links(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """Forge links of your scopes, with their last run."""
+    data = call(_url(ctx), "GET", "/api/issues/sync/links")
+    lines = [
+        f"{x['id']:<4} {x['scope']} <-> {x['forge']}:{x['repo']}  last "
+        f"{x['last_sync_at'] or 'never'}"
+        + (f"  error: {x['last_error']}" if x["last_error"] else "")
+        for x in data["links"]
+    ]
+    _print(data, as_json, "\n".join(lines) or "no links")
+
+
+@cli.command("conflicts")
+def conflicts(
+    ctx: typer.Context,
+    scope: Annotated[str | None, typer.Option(help="One readable scope.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Open sync conflicts, with both versions of each conflicting field."""
+    data = call(_url(ctx), "GET", "/api/issues/sync/conflicts", params={"scope": scope})
+    lines = []
+    for c in data["conflicts"]:
+        lines.append(f"conflict {c['id']}: {c['kind']} of #{c['number']} ({c['scope']})")
+        for name in c["fields"]:
+            lines.append(f"  {name}:")
+            lines.append(f"    local:  {json.dumps(c['local'].get(name), ensure_ascii=False)}")
+            lines.append(f"    remote: {json.dumps(c['remote'].get(name), ensure_ascii=False)}")
+    if lines:
+        lines.append("resolve with `ctx issues resolve ID --take local|remote`")
+    _print(data, as_json, "\n".join(lines) or "no conflicts")
+
+
+@cli.command("resolve")
+def resolve(
+    ctx: typer.Context,
+    conflict_id: Annotated[int, typer.Argument(help="The conflict's id.", min=1)],
+    take: Annotated[str, typer.Option(help="local or remote")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve a sync conflict: take the local or the remote version."""
+    if take not in ("local", "remote"):
+        raise ValidationError(f"--take must be local or remote, not {take!r}", field="take")
+    data = call(
+        _url(ctx), "POST", f"/api/issues/sync/conflicts/{conflict_id}/resolve", {"take": take}
+    )
+    _print(data, as_json, f"conflict {conflict_id}: took the {take} version; a sync is queued")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from psycopg.types.json import Jsonb
 
-from ctx.core import App
+from ctx.core import AlsoInTransaction, App
 
 HISTORY_COLUMNS = "id, at, actor, kind, old_value, new_value"
 
@@ -24,6 +25,40 @@ def next_number(app: App, scope: str) -> int:
     return int(row["number"])
 
 
+def record_in(
+    conn: psycopg.Connection[Any],
+    issue: dict[str, Any],
+    actor: str,
+    kind: str,
+    old: Any = None,
+    new: Any = None,
+) -> None:
+    """Append one history row for ``issue`` (a block row with its metadata) in ``conn``'s
+    transaction, so it commits or rolls back with the write it describes."""
+    conn.execute(
+        "INSERT INTO issue_history (issue_id, scope, number, actor, kind, old_value, "
+        "new_value) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        (
+            issue["id"],
+            issue["scope"],
+            issue["metadata"]["number"],
+            actor,
+            kind,
+            None if old is None else Jsonb(old),
+            None if new is None else Jsonb(new),
+        ),
+    )
+
+
+def recorder(actor: str, kind: str, old: Any = None, new: Any = None) -> AlsoInTransaction:
+    """A history row for the block a write stores, written in that write's transaction."""
+
+    def also(conn: psycopg.Connection[Any], block: dict[str, Any], action: str) -> None:
+        record_in(conn, block, actor, kind, old, new)
+
+    return also
+
+
 def record(
     app: App,
     issue: dict[str, Any],
@@ -32,21 +67,9 @@ def record(
     old: Any = None,
     new: Any = None,
 ) -> None:
-    """Append one history row for ``issue`` (a block row with its metadata)."""
+    """Append one history row on its own (for events that write no block)."""
     with app.connection() as conn:
-        conn.execute(
-            "INSERT INTO issue_history (issue_id, scope, number, actor, kind, old_value, "
-            "new_value) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                issue["id"],
-                issue["scope"],
-                issue["metadata"]["number"],
-                actor,
-                kind,
-                None if old is None else Jsonb(old),
-                None if new is None else Jsonb(new),
-            ),
-        )
+        record_in(conn, issue, actor, kind, old, new)
 
 
 def history(app: App, issue_id: str) -> list[dict[str, Any]]:
@@ -90,7 +113,8 @@ def link_rows(app: App, block_id: str, scopes: list[str]) -> list[dict[str, Any]
               FROM context_links l
               JOIN context_blocks o
                 ON o.id = CASE WHEN l.source_id = %(id)s::uuid THEN l.target_id ELSE l.source_id END
-             WHERE (l.source_id = %(id)s::uuid OR l.target_id = %(id)s::uuid) AND l.status <> 'rejected'
+             WHERE (l.source_id = %(id)s::uuid OR l.target_id = %(id)s::uuid)
+               AND l.status <> 'rejected'
                AND o.scope = ANY(%(scopes)s) AND NOT o.is_archived
              ORDER BY l.confidence DESC, l.id
              LIMIT 100

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
 
 from ctx.plugins.issues import service
 from ctx.plugins.issues.schemas import (
@@ -17,21 +16,11 @@ from ctx.plugins.issues.schemas import (
     SuggestRequest,
 )
 from ctx.plugins.issues.suggest import suggest
-from ctx.ui import AppDep, PrincipalDep
-
-
-class IssueErrorBody(BaseModel):
-    """Every error answer, in the server's shape (``ctx.ui`` does not export its own model)."""
-
-    error: str
-    message: str
-    field: str | None = None
-    errors: list[dict[str, Any]] | None = None
-    request_id: str | None = None
+from ctx.ui import AppDep, ErrorBody, PrincipalDep
 
 
 def _error(description: str) -> dict[str, Any]:
-    return {"model": IssueErrorBody, "description": description}
+    return {"model": ErrorBody, "description": description}
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

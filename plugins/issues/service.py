@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 from ctx.core import (
+    AlsoInTransaction,
     App,
     BlockChanges,
     Conflict,
@@ -90,16 +91,21 @@ def create(app: App, who: Principal, req: IssueCreate) -> dict[str, Any]:
             block_type=ISSUE,
             meta=meta,
         ),
+        also=records.recorder(who.name, "created", None, {"title": req.title, **meta}),
     )
-    issue = get_block(app, who, stored["id"])
-    records.record(app, issue, who.name, "created", None, {"title": req.title, **meta})
-    return view(issue)
+    return view(get_block(app, who, stored["id"]))
 
 
-def _change(
-    app: App, who: Principal, issue: dict[str, Any], changes: dict[str, Any], kind: str
+def change(
+    app: App,
+    who: Principal,
+    issue: dict[str, Any],
+    changes: dict[str, Any],
+    kind: str,
+    actor: str | None = None,
 ) -> dict[str, Any]:
-    """Apply ``changes`` (title, body and metadata fields) and record them under ``kind``."""
+    """Apply ``changes`` (title, body and metadata fields) and record them under ``kind``, by
+    ``actor`` (default the key's name), in the change's transaction."""
     who.require_write(issue["scope"])
     current = view(issue)
     changed = {k: v for k, v in changes.items() if current.get(k) != v}
@@ -111,11 +117,10 @@ def _change(
         fields["title"] = issue_title(meta["number"], changed["title"])
     if "body" in changed:
         fields["content"] = changed["body"] or current["title"]
-    update_block(app, who, issue["id"], BlockChanges(**fields))
-    updated = get_block(app, who, issue["id"])
     old = {k: current.get(k) for k in changed}
-    records.record(app, updated, who.name, kind, old, changed)
-    return view(updated)
+    also = records.recorder(actor or who.name, kind, old, changed)
+    update_block(app, who, issue["id"], BlockChanges(**fields), also=also)
+    return view(get_block(app, who, issue["id"]))
 
 
 def edit(app: App, who: Principal, number: int, req: IssueEdit) -> dict[str, Any]:
@@ -126,21 +131,21 @@ def edit(app: App, who: Principal, number: int, req: IssueEdit) -> dict[str, Any
         raise Conflict("nothing to change: give title, body, labels, assignees or milestone")
     issue = find(app, who, number)
     kind = EDIT_KINDS.get(next(iter(changes)), "edited") if len(changes) == 1 else "edited"
-    return _change(app, who, issue, changes, kind)
+    return change(app, who, issue, changes, kind)
 
 
 def close(app: App, who: Principal, number: int, req: CloseRequest) -> dict[str, Any]:
     issue = find(app, who, number)
     if issue["metadata"].get("state") == "closed":
         raise Conflict(f"issue #{number} is already closed")
-    return _change(app, who, issue, {"state": "closed", "state_reason": req.reason}, "closed")
+    return change(app, who, issue, {"state": "closed", "state_reason": req.reason}, "closed")
 
 
 def reopen(app: App, who: Principal, number: int) -> dict[str, Any]:
     issue = find(app, who, number)
     if issue["metadata"].get("state") != "closed":
         raise Conflict(f"issue #{number} is already open")
-    return _change(app, who, issue, {"state": "open", "state_reason": "reopened"}, "reopened")
+    return change(app, who, issue, {"state": "open", "state_reason": "reopened"}, "reopened")
 
 
 def comment(app: App, who: Principal, number: int, req: CommentCreate) -> dict[str, Any]:
@@ -157,9 +162,16 @@ def comment(app: App, who: Principal, number: int, req: CommentCreate) -> dict[s
             block_type=COMMENT,
             meta={"issue_id": issue["id"], "number": number, "author": who.name},
         ),
+        also=_commented(issue, who.name),
     )
-    records.record(app, issue, who.name, "commented", None, {"comment_id": stored["id"]})
     return {"id": stored["id"], "issue": number, "author": who.name, "body": req.body}
+
+
+def _commented(issue: dict[str, Any], actor: str) -> AlsoInTransaction:
+    def also(conn: Any, block: dict[str, Any], action: str) -> None:
+        records.record_in(conn, issue, actor, "commented", None, {"comment_id": block["id"]})
+
+    return also
 
 
 def list_issues(app: App, who: Principal, filters: IssueFilter) -> list[dict[str, Any]]:
@@ -179,4 +191,20 @@ def show(app: App, who: Principal, number: int, scope: str | None = None) -> dic
         "comments": records.comment_rows(app, issue["id"]),
         "history": records.history(app, issue["id"]),
         "links": records.link_rows(app, issue["id"], list(who.read_scopes)),
+        "sync": sync_status(app, issue["id"]),
+    }
+
+
+def sync_status(app: App, issue_id: str) -> dict[str, Any] | None:
+    """Where a synced issue stands: last synced, unlinked (and why), an open conflict's id."""
+    from ctx.plugins.issues.sync import state
+
+    base = state.base_of_block(app, issue_id)
+    if base is None:
+        return None
+    conflict = state.open_conflict(app, issue_id)
+    return {
+        "synced_at": base["synced_at"],
+        "gone": base["gone"],
+        "conflict": None if conflict is None else conflict["id"],
     }

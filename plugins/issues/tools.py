@@ -12,12 +12,15 @@ from ctx.plugins.issues.schemas import (
     CloseRequest,
     CommentCreate,
     IssueCreate,
+    IssueEdit,
     IssueFilter,
     Reason,
     Request,
     SuggestRequest,
 )
 from ctx.plugins.issues.suggest import suggest
+from ctx.plugins.issues.sync import service as sync
+from ctx.plugins.issues.sync.schemas import ResolveRequest, SyncRequest
 
 
 class NumberInput(Request):
@@ -32,6 +35,43 @@ class CommentInput(CommentCreate):
 class CloseInput(Request):
     number: int = Field(ge=1, description="The issue's number in your home scope.")
     reason: Reason = Field(default="completed", description="completed, not_planned, duplicate.")
+
+
+class EditInput(IssueEdit):
+    number: int = Field(ge=1, description="The issue's number in your home scope.")
+
+
+class ReopenInput(Request):
+    number: int = Field(ge=1, description="The issue's number in your home scope.")
+
+
+class ConflictsInput(Request):
+    scope: str | None = Field(default=None, description="One readable scope (default: all).")
+
+
+class ResolveInput(ResolveRequest):
+    conflict_id: int = Field(ge=1, description="The conflict's id (from issue_conflicts).")
+
+
+def _edit(app: App, who: Principal, args: EditInput) -> Any:
+    fields = args.model_dump(exclude_unset=True, exclude={"number"})
+    return service.edit(app, who, args.number, IssueEdit(**fields))
+
+
+def _reopen(app: App, who: Principal, args: ReopenInput) -> Any:
+    return service.reopen(app, who, args.number)
+
+
+def _sync(app: App, who: Principal, args: SyncRequest) -> Any:
+    return sync.sync_now(app, who, args.scope)
+
+
+def _conflicts(app: App, who: Principal, args: ConflictsInput) -> Any:
+    return {"conflicts": sync.list_conflicts(app, who, args.scope)}
+
+
+def _resolve(app: App, who: Principal, args: ResolveInput) -> Any:
+    return sync.resolve(app, who, args.conflict_id, args.take)
 
 
 def _create(app: App, who: Principal, args: IssueCreate) -> Any:
@@ -103,5 +143,42 @@ TOOLS = [
         _suggest,
         read_only=True,
         idempotent=True,
+    ),
+    Tool(
+        "issue_edit",
+        "Change an issue of your home scope: title, body, labels (all of them), assignees (all "
+        "of them) or milestone; fields left out stay as they are.",
+        EditInput,
+        _edit,
+        idempotent=True,
+    ),
+    Tool(
+        "issue_reopen",
+        "Reopen a closed issue of your home scope.",
+        ReopenInput,
+        _reopen,
+    ),
+    Tool(
+        "issue_sync",
+        "Sync a repository scope's issues with its linked forge repository (GitHub) now; "
+        "returns what was pulled, pushed and created, and any conflicts.",
+        SyncRequest,
+        _sync,
+    ),
+    Tool(
+        "issue_conflicts",
+        "Open sync conflicts (an issue or comment changed differently here and on the forge), "
+        "with the base, local and remote versions.",
+        ConflictsInput,
+        _conflicts,
+        read_only=True,
+        idempotent=True,
+    ),
+    Tool(
+        "issue_resolve",
+        "Resolve a sync conflict by taking the local or the remote version; the next sync "
+        "carries it to the other side.",
+        ResolveInput,
+        _resolve,
     ),
 ]

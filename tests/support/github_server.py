@@ -482,6 +482,10 @@ class WebhookDelivery:
     def with_bad_signature(self) -> WebhookDelivery:
         return replace(self, signature=sign(b"not the body", "not the secret"))
 
+    def send_with(self, client: Any, path: str = "/api/forge/github/webhook") -> Any:
+        """Post it through an in-process client (a FastAPI TestClient)."""
+        return client.post(path, content=self.body, headers=self.headers)
+
     def send(self, url: str, client: httpx.Client | None = None) -> httpx.Response:
         if client is not None:
             return client.post(url, content=self.body, headers=self.headers)

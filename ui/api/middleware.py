@@ -79,12 +79,19 @@ def _url_problem(scope: Scope) -> tuple[str, str] | None:
     return None
 
 
+#: Paths whose routes verify every request themselves, without a ctx key: a forge's webhook
+#: deliveries, signed with a shared secret (``/api/forge/{forge}/webhook``). A route there must
+#: refuse (401) whatever it cannot verify.
+SELF_VERIFIED = ("/api/forge/",)
+
+
 def _api_refusal(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
     """What the REST API refuses before reading a body: a request without any key (401, before
     a malformed body could say 422), and a body that is not declared JSON (415)."""
     if not scope.get("path", "").startswith("/api/"):
         return None
-    if token_from_headers(Headers(scope=scope)) is None:
+    keyless = scope["path"].startswith(SELF_VERIFIED)
+    if not keyless and token_from_headers(Headers(scope=scope)) is None:
         return 401, "unauthorized", "missing or invalid API key"
     if scope.get("method") in ("POST", "PUT", "PATCH"):
         declared = headers.get(b"content-length", b"")

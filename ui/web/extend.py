@@ -3,7 +3,7 @@
 A plugin calls ``register(...)`` with any of:
 
 - ``WebPage(router, nav=NavEntry(...))``: its own pages (a FastAPI ``APIRouter``; use
-  ``ctx.ui.web``'s ``UserDep``/``AdminUserDep``, ``CsrfDep`` and ``render``), with an optional
+  ``ctx.ui``'s ``UserDep``/``AdminUserDep``, which check CSRF on changes, and ``render``), with an optional
   navigation entry;
 - ``NavEntry(label, href)``: a navigation entry alone;
 - ``TemplateDir(path)``: a folder searched before the built-in templates, so a file in it

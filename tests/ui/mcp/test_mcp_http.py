@@ -28,6 +28,11 @@ ISSUE_TOOLS = {
     "issue_comment",
     "issue_close",
     "issue_suggest",
+    "issue_edit",
+    "issue_reopen",
+    "issue_sync",
+    "issue_conflicts",
+    "issue_resolve",
 }
 GOVERNOR_TOOLS = {
     "governor_prepare",

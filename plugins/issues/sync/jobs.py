@@ -1,0 +1,75 @@
+"""The ``issues.sync`` job: a run of one link, queued by the periodic sweep, a webhook, a
+resolved conflict or ``ctx issues sync``; a rate limit puts it back until the reset."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ctx.core import App, Job, JobHandler, JobOutcome, NotFound, enqueue
+from ctx.plugins.issues.sync import state
+from ctx.plugins.issues.sync.engine import sync_link
+
+KIND = "issues.sync"
+SWEEP_EVERY_S = 30.0
+
+
+def queue_sync(
+    conn: Any, link_id: int, numbers: list[int] | None = None, blocks: list[str] | None = None
+) -> int | None:
+    """Queue a run (all of the link, or only some records); a queued twin makes it a no-op."""
+    if numbers is None and blocks is None:
+        return enqueue(conn, KIND, {"link_id": link_id}, dedupe_key=f"link:{link_id}")
+    payload: dict[str, Any] = {"link_id": link_id, "numbers": numbers or [], "blocks": blocks or []}
+    key = f"link:{link_id}:" + ",".join([*map(str, numbers or []), *(blocks or [])])
+    return enqueue(conn, KIND, payload, dedupe_key=key[:200])
+
+
+def handle(app: App, jobs: list[Job]) -> JobOutcome | None:
+    later: list[int] = []
+    delay = 0.0
+    for job in jobs:
+        payload = job.payload
+        targeted = "numbers" in payload or "blocks" in payload
+        try:
+            link = state.link(app, int(payload["link_id"]))
+        except NotFound:  # the link was removed: nothing to do
+            continue
+        paused = link["paused_until"]
+        now = datetime.now(UTC)
+        if paused is not None and paused > now:
+            later.append(job.id)
+            delay = max(delay, (paused - now).total_seconds())
+            continue
+        report = sync_link(
+            app,
+            link["id"],
+            payload.get("numbers") if targeted else None,
+            payload.get("blocks") if targeted else None,
+        )
+        if report.rate_limited_until is not None:
+            until = datetime.fromisoformat(report.rate_limited_until)
+            later.append(job.id)
+            delay = max(delay, (until - datetime.now(UTC)).total_seconds())
+    if later:
+        return JobOutcome(requeue=tuple(later), delay_s=max(delay, 1.0))
+    return None
+
+
+def sweep(app: App) -> int:
+    """Queue a run for every link whose pull is due."""
+    queued = 0
+    with app.connection() as conn:
+        for link_id in state.due_links(conn):
+            queued += queue_sync(conn, link_id) is not None
+    return queued
+
+
+HANDLER = JobHandler(
+    kind=KIND,
+    handle=handle,
+    batch_size=1,
+    description="two-way sync of a repository scope's issues with its forge repository",
+    sweep=sweep,
+    sweep_every=SWEEP_EVERY_S,
+)

@@ -1,0 +1,104 @@
+"""Snapshots of an issue or comment in one canonical shape, their hashes, and the three-way merge.
+
+Both sides are reduced to the same fields (``ISSUE_FIELDS`` / ``COMMENT_FIELDS``) so a hash
+compares content only. The merge works per field against the base (the last synced version): a
+field one side changed is taken from that side; a field both sides changed to different values
+is a conflict, and nothing of that record is written until someone picks a side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ctx.plugins.issues.sync.forge import RemoteComment, RemoteIssue
+from ctx.plugins.issues.types import plain_title
+
+ISSUE_FIELDS = ("title", "body", "state", "state_reason", "labels", "assignees")
+COMMENT_FIELDS = ("body",)
+Snapshot = dict[str, Any]
+
+
+def _issue_snapshot(
+    title: str, body: str | None, state: str, reason: str | None, labels: Any, assignees: Any
+) -> Snapshot:
+    return {
+        "title": title.strip(),
+        "body": (body or "").strip(),
+        "state": state,
+        # only a closed issue's reason is content; "reopened" on an open issue is history
+        "state_reason": (reason or "completed") if state == "closed" else None,
+        "labels": sorted(set(labels)),
+        "assignees": sorted(set(assignees)),
+    }
+
+
+def remote_issue(issue: RemoteIssue) -> Snapshot:
+    return _issue_snapshot(
+        issue.title, issue.body, issue.state, issue.state_reason, issue.labels, issue.assignees
+    )
+
+
+def local_issue(block: dict[str, Any]) -> Snapshot:
+    """An issue block as a snapshot; a body that only repeats the title (a title-only issue is
+    stored with its title as content) counts as empty."""
+    meta = block["metadata"]
+    title = plain_title(block["title"])
+    body = block.get("content") or ""
+    return _issue_snapshot(
+        title,
+        "" if body.strip() == title.strip() else body,
+        meta.get("state", "open"),
+        meta.get("state_reason"),
+        meta.get("labels", []),
+        meta.get("assignees", []),
+    )
+
+
+def remote_comment(comment: RemoteComment) -> Snapshot:
+    return {"body": comment.body.strip()}
+
+
+def local_comment(block: dict[str, Any]) -> Snapshot:
+    return {"body": (block.get("content") or "").strip()}
+
+
+def digest(snapshot: Snapshot) -> str:
+    canonical = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Merge:
+    merged: Snapshot
+    conflicts: tuple[str, ...]  # fields both sides changed to different values
+
+    @property
+    def clean(self) -> bool:
+        return not self.conflicts
+
+
+def three_way(base: Snapshot | None, local: Snapshot, remote: Snapshot) -> Merge:
+    """Merge per field; without a base (never synced) the sides must agree or it is a conflict."""
+    merged: Snapshot = {}
+    conflicts = []
+    for name in local.keys() | remote.keys():
+        mine, theirs = local.get(name), remote.get(name)
+        was = base.get(name) if base is not None else None
+        if mine == theirs:
+            merged[name] = mine
+        elif base is not None and mine == was:
+            merged[name] = theirs
+        elif base is not None and theirs == was:
+            merged[name] = mine
+        else:
+            merged[name] = mine
+            conflicts.append(name)
+    return Merge(merged, tuple(sorted(conflicts)))
+
+
+def changed_fields(before: Snapshot, after: Snapshot) -> dict[str, Any]:
+    """The fields of ``after`` that differ from ``before``."""
+    return {k: v for k, v in after.items() if before.get(k) != v}

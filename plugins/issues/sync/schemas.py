@@ -1,0 +1,42 @@
+"""Request shapes of the sync surfaces (REST, CLI, MCP)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+SecretName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+
+
+class LinkCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scope: str = Field(min_length=1, max_length=200, description="The repository scope to sync.")
+    forge: str = Field(default="github", max_length=50, description="Which forge (github).")
+    repo: str = Field(
+        min_length=1, max_length=200, description="The remote repository: owner/name."
+    )
+    base_url: str | None = Field(
+        default=None,
+        max_length=500,
+        pattern=r"^https?://[^\s]+$",
+        description="The forge's API base (GitHub Enterprise: https://host/api/v3).",
+    )
+    token_secret: SecretName = Field(description="The vault secret holding the token.")
+    webhook_secret: SecretName | None = Field(
+        default=None, description="The vault secret webhook deliveries are signed with."
+    )
+    interval_s: int = Field(default=300, ge=10, le=86400, description="Seconds between pulls.")
+
+
+class SyncRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scope: str | None = Field(default=None, description="The linked scope (default: home scope).")
+
+
+class ResolveRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    take: Literal["local", "remote"] = Field(description="Which side's version wins.")
