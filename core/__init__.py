@@ -37,6 +37,8 @@ if TYPE_CHECKING:
         store_block,
         update_block,
     )
+    from ctx.core.cli import Client as ApiClient
+    from ctx.core.cli import ClientError
     from ctx.core.embed import (
         Embedder,
         EmbedderFactory,
@@ -62,6 +64,7 @@ if TYPE_CHECKING:
         ValidationError,
     )
     from ctx.core.governor import ExternalCache, TokenCounter
+    from ctx.core.guard import draft_neighbours
     from ctx.core.hookspecs import PROJECT, hookimpl
     from ctx.core.llm import (
         BackendFactory,
@@ -105,6 +108,7 @@ __all__ = [
     "SENSITIVITIES",
     "AlsoInTransaction",
     "Ambiguous",
+    "ApiClient",
     "App",
     "BackendFactory",
     "BackendKind",
@@ -113,6 +117,7 @@ __all__ = [
     "BlockWrite",
     "Candidate",
     "ChatResult",
+    "ClientError",
     "ConfigError",
     "Conflict",
     "CtxError",
@@ -160,6 +165,7 @@ __all__ = [
     "build_matchers",
     "by_score",
     "delete_block",
+    "draft_neighbours",
     "enqueue",
     "get_block",
     "hookimpl",

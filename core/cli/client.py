@@ -101,7 +101,14 @@ class Client:
             message += " (check CTX_API_KEY)"
         raise ClientError(message)
 
-    def request(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None,
+        params: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """One call with the key; ``params`` without the ``None`` values; errors as one line."""
         if not self.key:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
         try:
@@ -109,6 +116,7 @@ class Client:
                 method,
                 self.url + path,
                 json=body,
+                params={k: v for k, v in (params or {}).items() if v is not None},
                 timeout=self.timeout,
                 headers={"X-Context-Key": self.key},
             )

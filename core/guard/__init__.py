@@ -10,6 +10,7 @@ from ctx.core.guard.check import (
     decide,
     values,
 )
+from ctx.core.guard.draft import draft_neighbours
 from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
 from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
 from ctx.core.guard.thresholds import (
@@ -31,6 +32,7 @@ __all__ = [
     "Neighbour",
     "Thresholds",
     "decide",
+    "draft_neighbours",
     "guard_stats",
     "list_flags",
     "list_thresholds",

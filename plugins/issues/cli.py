@@ -4,12 +4,12 @@ the REST operations from a shell."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Annotated, Any
 
 import typer
 
-from ctx.core import ValidationError
-from ctx.plugins.issues.client import base_url, call
+from ctx.core import ApiClient, ValidationError
 
 cli = typer.Typer(help="Track work as issues: file, list, comment, close.", no_args_is_help=True)
 
@@ -21,8 +21,20 @@ AssigneeOpt = Annotated[
 ]
 
 
-def _url(ctx: typer.Context) -> str:
-    return base_url(getattr(ctx.obj, "settings", None))
+def call(
+    ctx: typer.Context,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    params: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One REST call to the server at ``CTX_URL`` (else this machine's ctxd) with
+    ``CTX_API_KEY``; the server's refusal becomes a one-line error (exit 2)."""
+    settings = getattr(ctx.obj, "settings", None)
+    url = (
+        None if settings is None else f"http://{settings['server.host']}:{settings['server.port']}"
+    )
+    return ApiClient(url=os.environ.get("CTX_URL") or url).request(method, path, body, params)
 
 
 def _line(issue: dict[str, Any]) -> str:
@@ -51,7 +63,7 @@ def list_issues(
     if state not in (None, "open", "closed"):
         raise ValidationError(f"--state must be open or closed, not {state!r}", field="state")
     params = {"state": state, "label": label, "assignee": assignee, "text": text}
-    data = call(_url(ctx), "GET", "/api/issues", params={**params, "scope": scope, "limit": limit})
+    data = call(ctx, "GET", "/api/issues", params={**params, "scope": scope, "limit": limit})
     _print(data, as_json, "\n".join(_line(i) for i in data["issues"]) or "no issues")
 
 
@@ -63,7 +75,7 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """One issue with its comments and history."""
-    data = call(_url(ctx), "GET", f"/api/issues/{number}", params={"scope": scope})
+    data = call(ctx, "GET", f"/api/issues/{number}", params={"scope": scope})
     lines = [_line(data), "", data.get("body") or ""]
     lines += [f"\n— {c['author']}: {c['body']}" for c in data["comments"]]
     _print(data, as_json, "\n".join(lines))
@@ -84,7 +96,7 @@ def create(
         raise ValidationError("the title must be one line of text, not empty", field="title")
     req: dict[str, Any] = {"title": title, "body": body, "labels": label or []}
     req |= {"assignees": assignee or [], "milestone": milestone}
-    data = call(_url(ctx), "POST", "/api/issues", req)
+    data = call(ctx, "POST", "/api/issues", req)
     _print(data, as_json, f"created {_line(data)}")
 
 
@@ -104,7 +116,7 @@ def edit(
     changes = {k: v for k, v in {**given, "milestone": milestone}.items() if v is not None}
     if not changes:
         raise ValidationError("nothing to change: give --title, --body, --label, ...")
-    data = call(_url(ctx), "PATCH", f"/api/issues/{number}", changes)
+    data = call(ctx, "PATCH", f"/api/issues/{number}", changes)
     _print(data, as_json, f"edited {_line(data)}")
 
 
@@ -118,7 +130,7 @@ def comment(
     """Comment on an issue."""
     if not body.strip():
         raise ValidationError("the comment is empty", field="body")
-    data = call(_url(ctx), "POST", f"/api/issues/{number}/comments", {"body": body})
+    data = call(ctx, "POST", f"/api/issues/{number}/comments", {"body": body})
     _print(data, as_json, f"commented on #{number}")
 
 
@@ -134,14 +146,14 @@ def close(
         raise ValidationError(
             f"--reason must be completed, not_planned or duplicate, not {reason!r}", field="reason"
         )
-    data = call(_url(ctx), "POST", f"/api/issues/{number}/close", {"reason": reason})
+    data = call(ctx, "POST", f"/api/issues/{number}/close", {"reason": reason})
     _print(data, as_json, f"closed {_line(data)}")
 
 
 @cli.command("reopen")
 def reopen(ctx: typer.Context, number: NumberArg, as_json: JsonOpt = False) -> None:
     """Reopen a closed issue."""
-    data = call(_url(ctx), "POST", f"/api/issues/{number}/reopen")
+    data = call(ctx, "POST", f"/api/issues/{number}/reopen")
     _print(data, as_json, f"reopened {_line(data)}")
 
 
@@ -152,8 +164,8 @@ def sync(
     as_json: JsonOpt = False,
 ) -> None:
     """Sync the scope's issues with its forge repository now."""
-    data = call(_url(ctx), "POST", "/api/issues/sync", {"scope": scope})
-    counts = ("pulled", "pushed", "created_local", "created_remote", "conflicts", "gone")
+    data = call(ctx, "POST", "/api/issues/sync", {"scope": scope})
+    counts = ("pulled", "pushed", "created_local", "created_remote", "conflicts", "gone", "skipped")
     text = f"{data['scope']} <-> {data['forge']}:{data['repo']}  " + "  ".join(
         f"{name} {data[name]}" for name in counts
     )
@@ -161,6 +173,8 @@ def sync(
         text += f"\nrate limited: resumes after {data['rate_limited_until']}"
     if data.get("error"):
         text += f"\nerror: {data['error']}"
+    for problem in data.get("problems") or []:
+        text += f"\nskipped {problem}"
     if data["conflicts"]:
         text += "\nsee `ctx issues conflicts`"
     _print(data, as_json, text)
@@ -186,7 +200,7 @@ def link(
     body: dict[str, Any] = {"scope": scope, "repo": repo, "forge": forge}
     body["token_secret"] = token_secret
     body |= {"webhook_secret": webhook_secret, "base_url": base_url, "interval_s": interval}
-    data = call(_url(ctx), "POST", "/api/issues/sync/links", body)
+    data = call(ctx, "POST", "/api/issues/sync/links", body)
     _print(
         data,
         as_json,
@@ -197,7 +211,7 @@ def link(
 @cli.command("links")
 def links(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Forge links of your scopes, with their last run."""
-    data = call(_url(ctx), "GET", "/api/issues/sync/links")
+    data = call(ctx, "GET", "/api/issues/sync/links")
     lines = [
         f"{x['id']:<4} {x['scope']} <-> {x['forge']}:{x['repo']}  last "
         f"{x['last_sync_at'] or 'never'}"
@@ -214,7 +228,7 @@ def conflicts(
     as_json: JsonOpt = False,
 ) -> None:
     """Open sync conflicts, with both versions of each conflicting field."""
-    data = call(_url(ctx), "GET", "/api/issues/sync/conflicts", params={"scope": scope})
+    data = call(ctx, "GET", "/api/issues/sync/conflicts", params={"scope": scope})
     lines = []
     for c in data["conflicts"]:
         lines.append(f"conflict {c['id']}: {c['kind']} of #{c['number']} ({c['scope']})")
@@ -237,7 +251,5 @@ def resolve(
     """Resolve a sync conflict: take the local or the remote version."""
     if take not in ("local", "remote"):
         raise ValidationError(f"--take must be local or remote, not {take!r}", field="take")
-    data = call(
-        _url(ctx), "POST", f"/api/issues/sync/conflicts/{conflict_id}/resolve", {"take": take}
-    )
+    data = call(ctx, "POST", f"/api/issues/sync/conflicts/{conflict_id}/resolve", {"take": take})
     _print(data, as_json, f"conflict {conflict_id}: took the {take} version; a sync is queued")

@@ -15,7 +15,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 
 
 class IssueMeta(BaseModel):
-    """What ``metadata`` of an ``issue`` block holds. Forge fields are for a later sync."""
+    """What ``metadata`` of an ``issue`` block holds; the forge fields are set by the sync."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -31,7 +31,6 @@ class IssueMeta(BaseModel):
     forge_id: int | None = None
     forge_number: int | None = Field(default=None, ge=1)
     url: str | None = Field(default=None, max_length=2000)
-    synced_hash: str | None = Field(default=None, max_length=128)
 
 
 class CommentMeta(BaseModel):
@@ -43,7 +42,6 @@ class CommentMeta(BaseModel):
     number: int = Field(ge=1)
     author: Name | None = None
     forge_id: int | None = None
-    synced_hash: str | None = Field(default=None, max_length=128)
 
 
 def _checked(model: type[BaseModel], meta: dict[str, Any], what: str) -> dict[str, Any]:

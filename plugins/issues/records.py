@@ -25,6 +25,15 @@ def next_number(app: App, scope: str) -> int:
     return int(row["number"])
 
 
+def peek_number(app: App, scope: str) -> int:
+    """The number the next issue of ``scope`` would get (not taken)."""
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT next_number FROM issue_numbers WHERE scope = %s", (scope,)
+        ).fetchone()
+    return 1 if row is None else int(row["next_number"])
+
+
 def record_in(
     conn: psycopg.Connection[Any],
     issue: dict[str, Any],

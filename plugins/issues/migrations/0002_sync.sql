@@ -23,6 +23,9 @@ CREATE TABLE issue_forge_links (
     last_sync_at    timestamptz,
     last_report     jsonb,
     last_error      text,
+    -- one run at a time per link, across processes: a lease that a crashed run loses by age
+    running_since   timestamptz,
+    running_token   uuid,
     created_at      timestamptz NOT NULL DEFAULT now(),
     UNIQUE (forge, repo)
 );
@@ -43,6 +46,19 @@ CREATE TABLE issue_sync_state (
 );
 
 CREATE INDEX issue_sync_state_number ON issue_sync_state (link_id, kind, forge_number);
+
+-- Records being created on the remote: written (and committed) before the create is sent, gone
+-- in the transaction that saves the new base. One left behind means a run stopped in between;
+-- the next run adopts the remote record it finds with the same content instead of pulling it as
+-- a new one, so a crash never doubles an issue or a comment.
+CREATE TABLE issue_sync_pending (
+    block_id     uuid        PRIMARY KEY,
+    link_id      bigint      NOT NULL REFERENCES issue_forge_links (id) ON DELETE CASCADE,
+    kind         text        NOT NULL CHECK (kind IN ('issue', 'comment')),
+    forge_number integer,    -- a comment's issue on the remote
+    snapshot     jsonb       NOT NULL,
+    started_at   timestamptz NOT NULL DEFAULT now()
+);
 
 -- Both sides changed the same fields differently. The record is not synced while one is open;
 -- resolving it rewrites the base so the next sync carries the chosen side over.

@@ -6,6 +6,7 @@ is simply run again: cursors are saved page by page and bases record what both s
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -46,6 +47,7 @@ from ctx.plugins.issues.types import (
 
 log = logging.getLogger("ctx.plugins.issues.sync")
 MAX_PAGES = 1000  # a listing that never ends is a forge bug; stop rather than loop
+MAX_PROBLEMS = 10
 
 
 @dataclass
@@ -60,6 +62,9 @@ class Report:
     requests: int = 0
     rate_limited_until: str | None = None
     error: str | None = None
+    busy: bool = False  # another run of the link was under way: nothing was done
+    skipped: int = 0  # records the local rules refused (see problems)
+    problems: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,15 +103,28 @@ def sync_link(
     """Run a sync of the link: all of it (incremental), or only the given remote issue numbers
     and local records (a webhook's hint, a resolved conflict)."""
     link = state.link(app, link_id)
+    token = str(uuid.uuid4())
+    if not state.take_run(app, link_id, token):
+        return Report(busy=True)
+    try:
+        report, paused = _run(app, link, numbers, blocks)
+    finally:
+        state.end_run(app, link_id, token)
+    state.finish_run(app, link_id, report.as_dict(), report.error, paused)
+    return report
+
+
+def _run(
+    app: App, link: dict[str, Any], numbers: list[int] | None, blocks: list[str] | None
+) -> tuple[Report, datetime | None]:
     report = Report()
-    paused: datetime | None = None
     try:
         forge = open_forge(app, link)
     except (ForgeError, CtxError) as exc:  # an unknown forge, a missing or unreadable secret
         report.error = str(exc)
-        state.finish_run(app, link_id, report.as_dict(), report.error, None)
-        return report
+        return report, None
     run = Run(app, link, forge, report)
+    paused: datetime | None = None
     try:
         if numbers is None and blocks is None:
             pull_issues(run)
@@ -115,7 +133,7 @@ def sync_link(
             push_changed(run)
         else:
             for number in numbers or []:
-                refresh_number(run, number)
+                guarded(run, refresh_number, number)
             refresh_blocks(run, blocks or [])
     except RateLimited as exc:
         paused = exc.until
@@ -126,8 +144,7 @@ def sync_link(
         report.error = str(exc)
     finally:
         forge.close()
-    state.finish_run(app, link_id, report.as_dict(), report.error, paused)
-    return report
+    return report, paused
 
 
 # -- pulling ---------------------------------------------------------------------------------
@@ -143,12 +160,13 @@ def _listing(run: Run, name: str, fetch: Any, handle: Any) -> None:
     page_no = 1
     for _ in range(MAX_PAGES):
         page: Page = fetch(since, page_no, etag if page_no == 1 else None)
+        etag = None  # the saved ETag belongs to the first request's URL only
         run.report.requests += 1
         if page.not_modified:
             run.report.not_modified += 1
             return
         for item in page.items:
-            handle(run, item)
+            guarded(run, handle, item)
         newest = max((item.updated_at for item in page.items), default=since)
         if newest == since:
             if page.has_next:  # a full page of one instant: step by page number
@@ -160,6 +178,23 @@ def _listing(run: Run, name: str, fetch: Any, handle: Any) -> None:
         state.save_cursor(run.app, run.link_id, name, newest, None)
         since, page_no = newest, 1
     log.warning("listing %s of link %s did not end after %d pages", name, run.link_id, MAX_PAGES)
+
+
+def guarded(run: Run, handle: Any, item: Any) -> None:
+    """Reconcile one record; one the local rules refuse (a remote issue with more labels than
+    the issue type allows, say) is reported and skipped, never the end of the run."""
+    try:
+        handle(run, item)
+    except CtxError as exc:
+        run.report.skipped += 1
+        if len(run.report.problems) < MAX_PROBLEMS:
+            if isinstance(item, int):
+                what = f"issue #{item}"
+            elif isinstance(item, RemoteIssue):
+                what = f"issue #{item.number}"
+            else:
+                what = f"comment {getattr(item, 'forge_id', '?')}"
+            run.report.problems.append(f"remote {what}: {exc.message}")
 
 
 def pull_issues(run: Run) -> None:
@@ -205,8 +240,12 @@ def reconcile_issue(run: Run, remote: RemoteIssue) -> None:
     base = state.base_by_forge_id(run.app, run.link_id, "issue", remote.forge_id)
     theirs = merge.remote_issue(remote)
     if base is None:
-        _create_local_issue(run, remote, theirs)
-        return
+        adopted = state.pending_match(run.app, run.link_id, "issue", theirs, None)
+        block = None if adopted is None else _local(run, adopted)
+        if block is None:
+            _create_local_issue(run, remote, theirs)
+            return
+        base = _adopt(run, block["id"], "issue", remote.forge_id, remote.number, theirs)
     if base["gone"] is not None:
         return
     block = _local(run, str(base["block_id"]))
@@ -220,6 +259,20 @@ def reconcile_issue(run: Run, remote: RemoteIssue) -> None:
     _settle_issue(run, base, block, remote, mine, theirs, result.merged)
 
 
+def _adopt(
+    run: Run, block_id: str, kind: str, forge_id: int, number: int, theirs: merge.Snapshot
+) -> dict[str, Any]:
+    """A local record whose create reached the remote in a run that stopped before noting it:
+    the remote one is its twin. Link them with the remote version as the base, so the usual
+    merge carries over whatever the create did not (a close, a later edit)."""
+    with run.app.connection() as conn:
+        state.save_base_in(conn, run.link_id, block_id, kind, forge_id, number, theirs)
+        state.end_create_in(conn, block_id)
+    found = state.base_of_block(run.app, block_id)
+    assert found is not None
+    return found
+
+
 def _settle_issue(
     run: Run,
     base: dict[str, Any],
@@ -230,6 +283,8 @@ def _settle_issue(
     merged: merge.Snapshot,
 ) -> None:
     to_remote = merge.changed_fields(theirs, merged)
+    if "state_reason" in to_remote:  # a forge takes a reason only with its state
+        to_remote["state"] = merged["state"]
     if to_remote:
         remote = run.forge.update_issue(remote.number, to_remote)
         run.report.requests += 1
@@ -322,6 +377,7 @@ def _apply_local_issue(
         state.save_base_in(
             conn, run.link_id, stored["id"], "issue", remote.forge_id, remote.number, merged
         )
+        state.end_create_in(conn, stored["id"])
 
     update_block(run.app, run.who, block["id"], BlockChanges(**fields), also=also)
 
@@ -366,7 +422,14 @@ def reconcile_comment(run: Run, remote: RemoteComment) -> None:
     base = state.base_by_forge_id(run.app, run.link_id, "comment", remote.forge_id)
     theirs = merge.remote_comment(remote)
     if base is None:
-        _create_local_comment(run, issue_base, remote, theirs)
+        adopted = state.pending_match(run.app, run.link_id, "comment", theirs, remote.issue_number)
+        block = None if adopted is None else _local(run, adopted)
+        if block is None:
+            _create_local_comment(run, issue_base, remote, theirs)
+        else:
+            _save_comment_meta(
+                run, block, remote, {**block["metadata"], "forge_id": remote.forge_id}
+            )
         return
     if base["gone"] is not None:
         return
@@ -460,6 +523,7 @@ def push_new(run: Run) -> None:
         block = get_block(run.app, run.who, row["id"])
         mine = merge.local_issue(block)
         fields = {k: mine[k] for k in ("title", "body", "labels", "assignees")}
+        state.begin_create(run.app, run.link_id, block["id"], "issue", mine, None)
         remote = run.forge.create_issue(fields)
         run.report.requests += 1
         if mine["state"] == "closed":
@@ -471,7 +535,10 @@ def push_new(run: Run) -> None:
         _apply_local_issue(run, block, remote, {}, merge.remote_issue(remote))
     for row in state.unsynced_comments(run.app, run.link_id, run.link["scope"]):
         block = get_block(run.app, run.who, row["id"])
-        comment = run.forge.create_comment(int(row["forge_number"]), block["content"])
+        number = int(row["forge_number"])
+        mine = merge.local_comment(block)
+        state.begin_create(run.app, run.link_id, block["id"], "comment", mine, number)
+        comment = run.forge.create_comment(number, block["content"])
         run.report.requests += 1
         run.report.created_remote += 1
         meta = {**block["metadata"], "forge_id": comment.forge_id}
@@ -493,6 +560,7 @@ def _save_comment_meta(
             comment.issue_number,
             snapshot,
         )
+        state.end_create_in(conn, stored["id"])
 
     update_block(run.app, run.who, block["id"], BlockChanges(meta=meta), also=also)
 
@@ -521,7 +589,7 @@ def refresh_blocks(run: Run, block_ids: list[str]) -> None:
 
 def refresh_record(run: Run, base: dict[str, Any]) -> None:
     if base["kind"] == "issue":
-        refresh_number(run, int(base["forge_number"]))
+        guarded(run, refresh_number, int(base["forge_number"]))
         return
     try:
         remote = run.forge.get_comment(int(base["forge_id"]))
@@ -530,4 +598,4 @@ def refresh_record(run: Run, base: dict[str, Any]) -> None:
         return
     finally:
         run.report.requests += 1
-    reconcile_comment(run, remote)
+    guarded(run, reconcile_comment, remote)

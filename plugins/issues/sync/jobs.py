@@ -12,6 +12,7 @@ from ctx.plugins.issues.sync.engine import sync_link
 
 KIND = "issues.sync"
 SWEEP_EVERY_S = 30.0
+BUSY_RETRY_S = 10.0
 
 
 def queue_sync(
@@ -47,7 +48,10 @@ def handle(app: App, jobs: list[Job]) -> JobOutcome | None:
             payload.get("numbers") if targeted else None,
             payload.get("blocks") if targeted else None,
         )
-        if report.rate_limited_until is not None:
+        if report.busy:  # another process is running this link: come back shortly
+            later.append(job.id)
+            delay = max(delay, BUSY_RETRY_S)
+        elif report.rate_limited_until is not None:
             until = datetime.fromisoformat(report.rate_limited_until)
             later.append(job.id)
             delay = max(delay, (until - datetime.now(UTC)).total_seconds())

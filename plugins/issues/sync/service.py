@@ -72,6 +72,8 @@ def sync_now(app: App, who: Principal, scope: str | None) -> dict[str, Any]:
     link = _readable_link(who, scope, app)
     who.require_write(link["scope"])
     report = sync_link(app, int(link["id"]))
+    if report.busy:
+        raise Conflict(f"a sync of scope {link['scope']!r} is already running; try again shortly")
     return {
         "scope": link["scope"],
         "forge": link["forge"],

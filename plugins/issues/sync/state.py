@@ -333,3 +333,67 @@ def take_delivery(app: App, forge: str, delivery_id: str, body_sha256: str) -> b
             (forge, delivery_id, body_sha256),
         ).fetchone()
     return row is not None
+
+
+# -- one run at a time ------------------------------------------------------------------------
+
+LEASE = "15 minutes"  # a run holding it longer is taken to be dead
+
+
+def take_run(app: App, link_id: int, token: str) -> bool:
+    """Start a run of the link unless another live one holds it."""
+    with app.connection() as conn:
+        row = conn.execute(
+            "UPDATE issue_forge_links SET running_since = now(), running_token = %s "
+            f"WHERE id = %s AND (running_since IS NULL OR running_since < now() - interval '{LEASE}') "
+            "RETURNING id",
+            (token, link_id),
+        ).fetchone()
+    return row is not None
+
+
+def end_run(app: App, link_id: int, token: str) -> None:
+    with app.connection() as conn:
+        conn.execute(
+            "UPDATE issue_forge_links SET running_since = NULL, running_token = NULL "
+            "WHERE id = %s AND running_token = %s",
+            (link_id, token),
+        )
+
+
+# -- creates in flight ------------------------------------------------------------------------
+
+
+def begin_create(
+    app: App, link_id: int, block_id: str, kind: str, snapshot: Snapshot, number: int | None
+) -> None:
+    """Note (and commit) a create about to be sent to the remote."""
+    with app.connection() as conn:
+        conn.execute(
+            "INSERT INTO issue_sync_pending (block_id, link_id, kind, forge_number, snapshot) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (block_id) DO UPDATE SET "
+            "snapshot = EXCLUDED.snapshot, started_at = now()",
+            (block_id, link_id, kind, number, Jsonb(snapshot)),
+        )
+
+
+def end_create_in(conn: psycopg.Connection[Any], block_id: str) -> None:
+    conn.execute("DELETE FROM issue_sync_pending WHERE block_id = %s", (block_id,))
+
+
+def pending_match(
+    app: App, link_id: int, kind: str, snapshot: Snapshot, number: int | None
+) -> str | None:
+    """The local record whose create was sent but not recorded, if ``snapshot`` is it."""
+    keys = ("title", "body") if kind == "issue" else ("body",)
+    with app.connection() as conn:
+        rows = conn.execute(
+            "SELECT block_id::text AS block_id, snapshot FROM issue_sync_pending "
+            "WHERE link_id = %s AND kind = %s AND (%s::int IS NULL OR forge_number = %s) "
+            "ORDER BY started_at",
+            (link_id, kind, number, number),
+        ).fetchall()
+    for row in rows:
+        if all(row["snapshot"].get(k) == snapshot.get(k) for k in keys):
+            return str(row["block_id"])
+    return None

@@ -291,3 +291,65 @@ def test_the_sweep_queues_due_links_and_skips_paused_ones(synced: Synced) -> Non
             "paused_until = now() + interval '1 hour'"
         )
     assert sweep(synced.app) == 0
+
+
+def test_a_create_cut_off_before_it_was_noted_is_adopted_not_doubled(synced: Synced) -> None:
+    """A run that created an issue and a comment on GitHub and stopped before saving their bases
+    (the pending rows say so): the next run links the twins instead of pulling them as new."""
+    from ctx.plugins.issues.sync import merge, state
+
+    gh, repo = synced.gh, synced.repo
+    n = gh.add_issue(repo, "Synced first", "")
+    synced.sync()
+    number = synced.local(n)["number"]
+    made = synced.api("POST", "", json={"title": "Cut off", "body": "half way", "labels": ["x"]})
+    closed = made.json()
+    synced.api("POST", f"/{closed['number']}/close", json={"reason": "completed"})
+    synced.api("POST", f"/{number}/comments", json={"body": "a comment cut off"})
+    comment_id = synced.local(n)["comments"][0]["id"]
+    issue = synced.api("GET", f"/{closed['number']}").json()
+    block = {"title": f"#{issue['number']} Cut off", "content": "half way", "metadata": issue}
+    link_id = synced.link["id"]
+    state.begin_create(synced.app, link_id, issue["id"], "issue", merge.local_issue(block), None)
+    state.begin_create(synced.app, link_id, comment_id, "comment", {"body": "a comment cut off"}, n)
+    twin = gh.add_issue(repo, "Cut off", "half way", labels=["x"])  # what the cut-off run sent
+    gh.add_comment(repo, n, "a comment cut off")
+    report = synced.sync()
+    assert report["created_local"] == 0 and report["created_remote"] == 0
+    assert len(repo.issues) == 2 and len(repo.comments) == 1
+    assert len(synced.issues()) == 2
+    assert repo.issues[twin]["state"] == "closed"  # the merge carried the close over
+    assert synced.local(twin)["id"] == issue["id"]
+    with synced.app.connection() as conn:
+        left = conn.execute("SELECT count(*) AS n FROM issue_sync_pending").fetchone()["n"]
+    assert left == 0
+
+
+def test_one_run_per_link_at_a_time(synced: Synced) -> None:
+    from ctx.plugins.issues.sync import state
+    from ctx.plugins.issues.sync.jobs import queue_sync
+
+    assert state.take_run(synced.app, synced.link["id"], "00000000-0000-0000-0000-000000000001")
+    r = synced.client.post("/api/issues/sync", json={}, headers=synced.key)
+    assert r.status_code == 409 and "already running" in r.json()["message"]
+    with synced.app.connection() as conn:
+        queue_sync(conn, synced.link["id"])
+    synced.drain()
+    with synced.app.connection() as conn:
+        job = conn.execute(
+            "SELECT status, attempts FROM context_jobs WHERE kind = 'issues.sync'"
+        ).fetchone()
+    assert job["status"] == "queued" and job["attempts"] == 0  # back later, not failed
+    state.end_run(synced.app, synced.link["id"], "00000000-0000-0000-0000-000000000001")
+    assert synced.sync()["busy"] is False
+
+
+def test_a_remote_issue_the_local_rules_refuse_is_skipped_and_reported(synced: Synced) -> None:
+    gh, repo = synced.gh, synced.repo
+    gh.add_issue(repo, "Fine", "")
+    bad = gh.add_issue(repo, "Too many labels", "", labels=[f"l{i}" for i in range(60)])
+    gh.add_issue(repo, "Also fine", "")
+    report = synced.sync()
+    assert report["skipped"] == 1 and report["created_local"] == 2
+    assert report["problems"][0].startswith(f"remote issue #{bad}: issue metadata.labels")
+    assert sorted(i["title"] for i in synced.issues()) == ["Also fine", "Fine"]
