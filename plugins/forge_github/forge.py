@@ -26,6 +26,7 @@ from ctx.plugins.issues.sync.forge import (
     RateLimited,
     RemoteComment,
     RemoteIssue,
+    Unreachable,
     WebhookEvent,
 )
 
@@ -62,6 +63,8 @@ def issue_of(item: dict[str, Any]) -> RemoteIssue:
         url=item.get("html_url"),
         updated_at=_when(item["updated_at"]),
         is_pull="pull_request" in item,
+        comments=int(item.get("comments") or 0),
+        created_at=_when(item["created_at"]) if item.get("created_at") else None,
     )
 
 
@@ -76,6 +79,7 @@ def comment_of(item: dict[str, Any]) -> RemoteComment:
         author=_login(item.get("user")),
         url=item.get("html_url"),
         updated_at=_when(item["updated_at"]),
+        created_at=_when(item["created_at"]) if item.get("created_at") else None,
     )
 
 
@@ -95,14 +99,19 @@ def _errors() -> Iterator[None]:
         until = datetime.now(UTC) + max(exc.retry_after, timedelta(seconds=1))
         raise RateLimited(until, f"GitHub rate limit: {_message(exc)}") from None
     except RequestFailed as exc:
-        status = exc.response.status_code
+        status, message = exc.response.status_code, _message(exc)
         if status == 401:
-            raise AuthFailed(f"GitHub answered 401: {_message(exc)}") from None
-        if status in (404, 410):
-            raise Gone(f"GitHub answered {status}: {_message(exc)}") from None
-        raise ForgeError(f"GitHub answered {status}: {_message(exc)}") from None
+            raise AuthFailed(f"GitHub answered 401: {message}") from None
+        if status == 410:
+            raise Gone(f"GitHub answered 410: {message}") from None
+        if status in (403, 429) and "rate limit" in message.lower():
+            # a secondary limit without its headers: GitHub asks for at least a minute
+            raise RateLimited(datetime.now(UTC) + timedelta(seconds=60), message) from None
+        if status == 404:
+            message += " (deleted, or the token cannot see it)"
+        raise ForgeError(f"GitHub answered {status}: {message}") from None
     except RequestError as exc:
-        raise ForgeError(f"cannot reach GitHub: {type(exc.exc).__name__}") from None
+        raise Unreachable(f"cannot reach GitHub: {type(exc.exc).__name__}") from None
 
 
 class GitHubForge:
@@ -150,6 +159,12 @@ class GitHubForge:
             response = send(self.owner, self.repo, headers=headers, page=page, **params, **kwargs)
         if response.status_code == 304:
             return Page(etag=etag, not_modified=True)
+        if 300 <= response.status_code < 400:
+            where = response.headers.get("location", "elsewhere")
+            raise ForgeError(
+                f"GitHub redirects {self.owner}/{self.repo} to {where} (renamed or transferred): "
+                "point the link at the new name"
+            )
         items = [read(item) for item in json.loads(response.content or b"[]")]
         has_next = 'rel="next"' in response.headers.get("link", "")
         return Page(items, response.headers.get("etag"), has_next)
@@ -165,6 +180,18 @@ class GitHubForge:
     def get_issue(self, number: int) -> RemoteIssue:
         response = self._call(self.gh.rest.issues.get, issue_number=number)
         return issue_of(response.json())
+
+    def issue_comments(self, number: int) -> list[RemoteComment]:
+        found: list[RemoteComment] = []
+        for page in range(1, 1000):
+            response = self._call(
+                self.gh.rest.issues.list_comments, issue_number=number, per_page=PER_PAGE,
+                page=page,
+            )  # fmt: skip
+            found += [comment_of(item) for item in response.json()]
+            if 'rel="next"' not in response.headers.get("link", ""):
+                break
+        return found
 
     def create_issue(self, fields: dict[str, Any]) -> RemoteIssue:
         response = self._call(self.gh.rest.issues.create, data=_issue_body(fields))
@@ -224,14 +251,18 @@ class GitHubKind:
             raise BadSignature("not a GitHub delivery: X-GitHub-Delivery or X-GitHub-Event missing")
         try:
             payload = json.loads(body)
-            repo = payload["repository"]["full_name"] if event != "ping" else ""
-        except (ValueError, KeyError, TypeError):
-            raise BadSignature("the delivery's body is not GitHub's JSON") from None
-        if event in ("issues", "issue_comment"):
-            number = payload.get("issue", {}).get("number")
-            kind = "issue" if event == "issues" else "comment"
-            return WebhookEvent(delivery, repo, kind, (int(number),) if number else ())
-        return WebhookEvent(delivery, repo, "ping" if event == "ping" else "other")
+        except ValueError:
+            raise BadSignature("the delivery's body is not JSON") from None
+        payload = payload if isinstance(payload, dict) else {}
+        repository = payload.get("repository")
+        repo = repository.get("full_name") if isinstance(repository, dict) else None
+        repo = repo if isinstance(repo, str) else ""
+        if event not in ("issues", "issue_comment"):
+            return WebhookEvent(delivery, repo, "ping" if event == "ping" else "other")
+        issue = payload.get("issue")
+        number = issue.get("number") if isinstance(issue, dict) else None
+        numbers = (number,) if isinstance(number, int) and number > 0 else ()
+        return WebhookEvent(delivery, repo, "issue" if event == "issues" else "comment", numbers)
 
     def verify_webhook(self, headers: Mapping[str, str], body: bytes, secret: str) -> None:
         given = {k.lower(): v for k, v in headers.items()}.get("x-hub-signature-256", "")

@@ -25,6 +25,14 @@ def register_block_types(register: Callable[[BlockTypeSpec], None]) -> None:
 
 
 @hookimpl
+def register_settings(register: Callable[[Any], None]) -> None:
+    from ctx.plugins.issues.sync.settings import SETTINGS
+
+    for setting in SETTINGS:
+        register(setting)
+
+
+@hookimpl
 def register_migrations(register: Callable[[str, str], None]) -> None:
     register("issues", "ctx.plugins.issues.migrations")
 

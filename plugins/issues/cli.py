@@ -193,7 +193,9 @@ def link(
     base_url: Annotated[
         str | None, typer.Option(help="API base for GitHub Enterprise: https://host/api/v3")
     ] = None,
-    interval: Annotated[int, typer.Option(help="Seconds between pulls.", min=10)] = 300,
+    interval: Annotated[
+        int | None, typer.Option(help="Seconds between pulls (default: issues.sync_interval_s).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Link a repository scope to a forge repository (admin key)."""

@@ -106,6 +106,7 @@ class GitHubServer:
     remaining: int = -1  # set from rate_limit in __post_init__
     reset_at: int = 0
     secondary: list[int] = field(default_factory=list)  # retry-after seconds, one per request
+    renamed: dict[str, int] = field(default_factory=dict)  # old "owner/name" -> repository id
     api_version: str = BASE_VERSION  # the X-GitHub-Api-Version of the request being answered
     _ids: int = 1000
     _lock: threading.RLock = field(default_factory=threading.RLock)
@@ -148,6 +149,7 @@ class GitHubServer:
         with self._lock:
             self.reset_at = int(time.time()) + 3600
             self.repos.clear()
+            self.renamed.clear()
             self.requests.clear()
             self.schema_errors.clear()
             self.secondary.clear()
@@ -240,6 +242,35 @@ class GitHubServer:
         with self._lock:
             self._apply(repo, repo.issues[number], changes)
 
+    def rename_repo(self, repo: Repo, name: str) -> None:
+        """Rename: the old name's paths answer 301 to the repository's id, as on GitHub."""
+        with self._lock:
+            self.renamed[f"{repo.owner}/{repo.name}".lower()] = repo.id
+            repo.name = name
+
+    def milestone(self, repo: Repo, number: int, title: str) -> dict[str, Any]:
+        """A milestone object as issues carry it (set ``issue["milestone"]`` to it)."""
+        url = f"{self.api_url(repo)}/milestones/{number}"
+        stamp = _iso(self.now)
+        return {
+            "url": url,
+            "html_url": f"{HTML}/{repo.owner}/{repo.name}/milestone/{number}",
+            "labels_url": f"{url}/labels",
+            "id": 9000 + number,
+            "node_id": f"MI_{number}",
+            "number": number,
+            "state": "open",
+            "title": title,
+            "description": None,
+            "creator": self.user(self.login),
+            "open_issues": 1,
+            "closed_issues": 0,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "closed_at": None,
+            "due_on": None,
+        }
+
     def delete_issue(self, repo: Repo, number: int) -> None:
         with self._lock:
             del repo.issues[number]
@@ -269,6 +300,8 @@ class GitHubServer:
         if state == "closed" and issue["state"] != "closed":
             issue |= {"state": "closed", "closed_at": stamp, "closed_by": self.login}
             issue["state_reason"] = changes.get("state_reason") or "completed"
+        elif issue["state"] == "closed" and changes.get("state_reason"):
+            issue["state_reason"] = changes["state_reason"]  # a closed issue's reason changes
         elif state == "open" and issue["state"] != "open":
             issue |= {"state": "open", "closed_at": None, "closed_by": None}
             issue["state_reason"] = "reopened"
@@ -725,6 +758,11 @@ def _route(
     if found is None:
         raise error(404, "Not Found")
     owner, name, rest, repo_id, rest_by_id = found.groups()
+    renamed = server.renamed.get(f"{owner}/{name}".lower()) if owner else None
+    if renamed is not None:  # GitHub redirects a renamed repository's old paths
+        location = f"{server.base_url}/repositories/{renamed}/{rest}"
+        body = {"message": "Moved Permanently", "url": location, "documentation_url": DOCS}
+        raise Reply(301, body, {"Location": location})
     try:
         repo = server.repos[int(repo_id)] if repo_id else server.repo(owner, name)
     except KeyError:

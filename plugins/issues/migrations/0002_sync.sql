@@ -26,9 +26,11 @@ CREATE TABLE issue_forge_links (
     -- one run at a time per link, across processes: a lease that a crashed run loses by age
     running_since   timestamptz,
     running_token   uuid,
-    created_at      timestamptz NOT NULL DEFAULT now(),
-    UNIQUE (forge, repo)
+    created_at      timestamptz NOT NULL DEFAULT now()
 );
+
+-- repository names are case-insensitive on forges
+CREATE UNIQUE INDEX issue_forge_links_repo ON issue_forge_links (forge, lower(repo));
 
 -- The base of each synced record: what both sides held when they last agreed.
 CREATE TABLE issue_sync_state (
@@ -82,7 +84,8 @@ CREATE TABLE issue_sync_conflicts (
 CREATE UNIQUE INDEX issue_sync_conflicts_open ON issue_sync_conflicts (block_id)
     WHERE resolved_at IS NULL;
 
--- Webhook deliveries already taken: a repeat of an id or of a body is answered, not acted on.
+-- Webhook deliveries already taken (kept 30 days): a repeat of an id or of a body is answered,
+-- not acted on.
 CREATE TABLE issue_webhook_deliveries (
     forge       text        NOT NULL,
     delivery_id text        NOT NULL,

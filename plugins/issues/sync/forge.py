@@ -35,6 +35,8 @@ class RemoteIssue:
     url: str | None
     updated_at: datetime
     is_pull: bool = False  # forges that list merge requests among issues flag them
+    comments: int = 0  # how many comments it has
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class RemoteComment:
     author: str | None
     url: str | None
     updated_at: datetime
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,13 @@ class AuthFailed(ForgeError):
     pass
 
 
+class Unreachable(ForgeError):
+    """The forge did not answer (network, timeout): the run stops; nothing is the record's fault."""
+
+
 class Gone(ForgeError):
-    """The remote issue was deleted."""
+    """The remote issue was deleted (a forge's "gone", never a plain "not found", which may
+    only mean the token lost access)."""
 
 
 class Moved(ForgeError):
@@ -101,6 +109,8 @@ class Forge(Protocol):
     def list_comments(self, since: datetime | None, page: int, etag: str | None) -> Page: ...
 
     def get_issue(self, number: int) -> RemoteIssue: ...
+
+    def issue_comments(self, number: int) -> list[RemoteComment]: ...
 
     def create_issue(self, fields: dict[str, Any]) -> RemoteIssue: ...
 

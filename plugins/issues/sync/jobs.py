@@ -9,10 +9,12 @@ from typing import Any
 from ctx.core import App, Job, JobHandler, JobOutcome, NotFound, enqueue
 from ctx.plugins.issues.sync import state
 from ctx.plugins.issues.sync.engine import sync_link
+from ctx.plugins.issues.sync.settings import ENABLED
 
 KIND = "issues.sync"
 SWEEP_EVERY_S = 30.0
 BUSY_RETRY_S = 10.0
+OFF_RETRY_S = 300.0
 
 
 def queue_sync(
@@ -27,6 +29,8 @@ def queue_sync(
 
 
 def handle(app: App, jobs: list[Job]) -> JobOutcome | None:
+    if not app.settings[ENABLED]:  # turned off: kept for when it is on again
+        return JobOutcome(requeue=tuple(job.id for job in jobs), delay_s=OFF_RETRY_S)
     later: list[int] = []
     delay = 0.0
     for job in jobs:
@@ -61,7 +65,9 @@ def handle(app: App, jobs: list[Job]) -> JobOutcome | None:
 
 
 def sweep(app: App) -> int:
-    """Queue a run for every link whose pull is due."""
+    """Queue a run for every link whose pull is due (none while the sync is off)."""
+    if not app.settings[ENABLED]:
+        return 0
     queued = 0
     with app.connection() as conn:
         for link_id in state.due_links(conn):

@@ -24,9 +24,12 @@ Snapshot = dict[str, Any]
 def _issue_snapshot(
     title: str, body: str | None, state: str, reason: str | None, labels: Any, assignees: Any
 ) -> Snapshot:
+    """Both sides in one shape. A body that only repeats the title counts as empty on both
+    sides alike (a title-only issue is stored here with its title as content)."""
+    title, body = title.strip(), (body or "").strip()
     return {
-        "title": title.strip(),
-        "body": (body or "").strip(),
+        "title": title,
+        "body": "" if body == title else body,
         "state": state,
         # only a closed issue's reason is content; "reopened" on an open issue is history
         "state_reason": (reason or "completed") if state == "closed" else None,
@@ -42,14 +45,11 @@ def remote_issue(issue: RemoteIssue) -> Snapshot:
 
 
 def local_issue(block: dict[str, Any]) -> Snapshot:
-    """An issue block as a snapshot; a body that only repeats the title (a title-only issue is
-    stored with its title as content) counts as empty."""
+    """An issue block as a snapshot."""
     meta = block["metadata"]
-    title = plain_title(block["title"])
-    body = block.get("content") or ""
     return _issue_snapshot(
-        title,
-        "" if body.strip() == title.strip() else body,
+        plain_title(block["title"]),
+        block.get("content") or "",
         meta.get("state", "open"),
         meta.get("state_reason"),
         meta.get("labels", []),
@@ -80,6 +80,13 @@ class Merge:
         return not self.conflicts
 
 
+def _set_merge(was: list[Any], mine: list[Any], theirs: list[Any]) -> list[Any]:
+    """Sets (labels, assignees) merge by element: what either side added is in, what either side
+    removed is out; they never conflict."""
+    before, ours, others = set(was), set(mine), set(theirs)
+    return sorted((before & ours & others) | (ours - before) | (others - before))
+
+
 def three_way(base: Snapshot | None, local: Snapshot, remote: Snapshot) -> Merge:
     """Merge per field; without a base (never synced) the sides must agree or it is a conflict."""
     merged: Snapshot = {}
@@ -87,7 +94,9 @@ def three_way(base: Snapshot | None, local: Snapshot, remote: Snapshot) -> Merge
     for name in local.keys() | remote.keys():
         mine, theirs = local.get(name), remote.get(name)
         was = base.get(name) if base is not None else None
-        if mine == theirs:
+        if base is not None and isinstance(was, list) and isinstance(mine, list):
+            merged[name] = _set_merge(was, mine, theirs or [])
+        elif mine == theirs:
             merged[name] = mine
         elif base is not None and mine == was:
             merged[name] = theirs

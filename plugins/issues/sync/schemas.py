@@ -27,7 +27,12 @@ class LinkCreate(BaseModel):
     webhook_secret: SecretName | None = Field(
         default=None, description="The vault secret webhook deliveries are signed with."
     )
-    interval_s: int = Field(default=300, ge=10, le=86400, description="Seconds between pulls.")
+    interval_s: int | None = Field(
+        default=None,
+        ge=10,
+        le=86400,
+        description="Seconds between pulls (default: the issues.sync_interval_s setting).",
+    )
 
 
 class SyncRequest(BaseModel):

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
-from ctx.core import App, Conflict, Forbidden, NotFound, Principal, Unauthorized, ValidationError
+from ctx.core import (
+    App,
+    Conflict,
+    CtxError,
+    Forbidden,
+    NotFound,
+    Principal,
+    Unauthorized,
+    ValidationError,
+)
 from ctx.plugins.issues import records
 from ctx.plugins.issues.sync import state
 from ctx.plugins.issues.sync.engine import sync_link
 from ctx.plugins.issues.sync.forge import BadSignature, forge_kind
 from ctx.plugins.issues.sync.jobs import queue_sync
 from ctx.plugins.issues.sync.schemas import LinkCreate
+from ctx.plugins.issues.sync.settings import INTERVAL, require_enabled
 
 HIDDEN = ("token_secret", "webhook_secret")
 
@@ -44,7 +55,8 @@ def create_link(app: App, who: Principal, req: LinkCreate) -> dict[str, Any]:
     for name in (req.token_secret, req.webhook_secret):
         if name is not None:
             _secret_exists(app, name)
-    link = state.create_link(app, {**req.model_dump(), "repo": repo})
+    interval = req.interval_s or int(app.settings[INTERVAL])
+    link = state.create_link(app, {**req.model_dump(), "repo": repo, "interval_s": interval})
     return link_view(link)
 
 
@@ -54,7 +66,8 @@ def list_links(app: App, who: Principal) -> list[dict[str, Any]]:
 
 
 def delete_link(app: App, who: Principal, link_id: int) -> dict[str, Any]:
-    """Unlink: the issues stay, their bases and conflicts go (a new link starts afresh)."""
+    """Unlink: the issues stay (with their forge ids), their bases and conflicts go; linking the
+    same repository again matches them by those ids."""
     who.require_admin()
     state.delete_link(app, link_id)
     return {"id": link_id, "deleted": True}
@@ -71,6 +84,10 @@ def sync_now(app: App, who: Principal, scope: str | None) -> dict[str, Any]:
     """Run the scope's sync now and return its report (the key must write the scope)."""
     link = _readable_link(who, scope, app)
     who.require_write(link["scope"])
+    require_enabled(app)
+    paused = link["paused_until"]
+    if paused is not None and paused > datetime.now(UTC):
+        raise Conflict(f"the forge's rate limit pauses this link until {paused.isoformat()}")
     report = sync_link(app, int(link["id"]))
     if report.busy:
         raise Conflict(f"a sync of scope {link['scope']!r} is already running; try again shortly")
@@ -91,6 +108,17 @@ def list_conflicts(
     return state.conflicts(app, scopes, include_resolved)
 
 
+def resolved_base(found: dict[str, Any], take: str) -> dict[str, Any]:
+    """The base that makes the next run carry the chosen side over: the conflicting fields take
+    the *other* side's value (so only the chosen side differs from it there), every other field
+    keeps the old base (so a change either side made to it still merges as usual). Without an
+    old base (a record met again after relinking) the other side is the whole base."""
+    other = found["remote"] if take == "local" else found["local"]
+    if found["base"] is None:
+        return dict(other)
+    return {**found["base"], **{name: other[name] for name in found["fields"]}}
+
+
 def resolve(app: App, who: Principal, conflict_id: int, take: str) -> dict[str, Any]:
     """Pick a side: the base becomes the other side's version, so the next run (queued now)
     carries the chosen one over as an ordinary one-sided change."""
@@ -100,7 +128,7 @@ def resolve(app: App, who: Principal, conflict_id: int, take: str) -> dict[str, 
     who.require_write(found["scope"])
     if found["resolved_at"] is not None:
         raise Conflict(f"conflict {conflict_id} was already resolved ({found['resolution']})")
-    new_base = found["remote"] if take == "local" else found["local"]
+    new_base = resolved_base(found, take)
     with app.connection() as conn:
         if not state.resolve_in(conn, conflict_id, take, who.name, new_base):
             raise Conflict(f"conflict {conflict_id} was already resolved")
@@ -129,16 +157,16 @@ def webhook(app: App, forge: str, headers: Mapping[str, str], body: bytes) -> di
     try:
         event = kind.read_webhook(headers, body)
     except BadSignature as exc:
-        raise ValidationError(str(exc)) from None
+        raise Unauthorized(str(exc)) from None
     if event.kind == "ping" and not event.repo:
         return {"status": "pong"}
     links = [link for link in state.links_of_repo(app, forge, event.repo) if link["webhook_secret"]]
     verified = []
     for link in links:
-        secret = app.reveal_secret(link["webhook_secret"])
         try:
+            secret = app.reveal_secret(link["webhook_secret"])
             kind.verify_webhook(headers, body, secret)
-        except BadSignature:
+        except (BadSignature, CtxError):  # a missing or unreadable secret verifies nothing
             continue
         verified.append(link)
     if not verified:

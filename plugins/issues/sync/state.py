@@ -103,15 +103,19 @@ def finish_run(
     report: dict[str, Any],
     error: str | None,
     paused_until: datetime | None,
+    full: bool = True,
 ) -> None:
+    """Record a run's outcome; only a full run moves the next periodic pull (a webhook's
+    targeted runs must not keep postponing the pushes a full run makes)."""
     with app.connection() as conn:
         conn.execute(
             "UPDATE issue_forge_links SET last_sync_at = now(), last_report = %s, "
             "last_error = %s, paused_until = %s, "
-            "next_pull_at = greatest(coalesce(%s, now()), "
+            "next_pull_at = CASE WHEN %s THEN greatest(coalesce(%s, now()), "
             "now() + make_interval(secs => interval_s)) "
+            "ELSE greatest(next_pull_at, coalesce(%s, next_pull_at)) END "
             "WHERE id = %s",
-            (Jsonb(report), error, paused_until, paused_until, link_id),
+            (Jsonb(report), error, paused_until, full, paused_until, paused_until, link_id),
         )
 
 
@@ -143,6 +147,29 @@ def base_by_number(app: App, link_id: int, number: int) -> dict[str, Any] | None
             (link_id, number),
         ).fetchone()
     return None if row is None else dict(row)
+
+
+def issue_by_forge_id(app: App, scope: str, repo: str, forge_id: int) -> str | None:
+    """A local issue that was synced with this remote issue under an earlier link."""
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT id::text AS id FROM context_blocks WHERE scope = %s AND block_type = 'issue' "
+            "AND lower(metadata->>'forge_repo') = lower(%s) AND metadata->>'forge_id' = %s "
+            "AND NOT EXISTS (SELECT 1 FROM issue_sync_state s WHERE s.block_id = id) LIMIT 1",
+            (scope, repo, str(forge_id)),
+        ).fetchone()
+    return None if row is None else str(row["id"])
+
+
+def comment_by_forge_id(app: App, scope: str, forge_id: int) -> str | None:
+    with app.connection() as conn:
+        row = conn.execute(
+            "SELECT id::text AS id FROM context_blocks WHERE scope = %s "
+            "AND block_type = 'issue-comment' AND metadata->>'forge_id' = %s "
+            "AND NOT EXISTS (SELECT 1 FROM issue_sync_state s WHERE s.block_id = id) LIMIT 1",
+            (scope, str(forge_id)),
+        ).fetchone()
+    return None if row is None else str(row["id"])
 
 
 def base_of_block(app: App, block_id: str) -> dict[str, Any] | None:
@@ -190,17 +217,19 @@ def mark_gone(app: App, block_id: str, why: str) -> None:
         )
 
 
-def unsynced_issues(app: App, link_id: int, scope: str) -> list[dict[str, Any]]:
-    """Issues of the scope the remote has not seen yet (no base): to create there."""
+def unsynced_issues(app: App, link_id: int, scope: str, repo: str) -> list[dict[str, Any]]:
+    """Issues of the scope the remote has not seen yet (no base, and no forge id of this
+    repository from an earlier link): to create there."""
     with app.connection() as conn:
         rows = conn.execute(
             """
             SELECT b.id::text AS id FROM context_blocks b
              WHERE b.scope = %s AND b.block_type = 'issue' AND NOT b.is_archived
                AND NOT EXISTS (SELECT 1 FROM issue_sync_state s WHERE s.block_id = b.id)
+               AND NOT (b.metadata ? 'forge_id' AND lower(b.metadata->>'forge_repo') = lower(%s))
              ORDER BY b.created_at, b.id
             """,
-            (scope,),
+            (scope, repo),
         ).fetchall()
     return [dict(r) for r in rows]
 
@@ -233,6 +262,7 @@ def unsynced_comments(app: App, link_id: int, scope: str) -> list[dict[str, Any]
              WHERE c.scope = %s AND c.block_type = 'issue-comment' AND NOT c.is_archived
                AND s.link_id = %s AND s.kind = 'issue' AND s.gone IS NULL
                AND NOT EXISTS (SELECT 1 FROM issue_sync_state x WHERE x.block_id = c.id)
+               AND NOT c.metadata ? 'forge_id'
              ORDER BY c.created_at, c.id
             """,
             (scope, link_id),
@@ -327,6 +357,9 @@ def resolve_in(
 def take_delivery(app: App, forge: str, delivery_id: str, body_sha256: str) -> bool:
     """True the first time a delivery (by id, or by an identical body) is seen."""
     with app.connection() as conn:
+        conn.execute(
+            "DELETE FROM issue_webhook_deliveries WHERE received_at < now() - interval '30 days'"
+        )
         row = conn.execute(
             "INSERT INTO issue_webhook_deliveries (forge, delivery_id, body_sha256) "
             "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING RETURNING delivery_id",
@@ -348,6 +381,17 @@ def take_run(app: App, link_id: int, token: str) -> bool:
             f"WHERE id = %s AND (running_since IS NULL OR running_since < now() - interval '{LEASE}') "
             "RETURNING id",
             (token, link_id),
+        ).fetchone()
+    return row is not None
+
+
+def renew_run(app: App, link_id: int, token: str) -> bool:
+    """Extend a run's lease; False when another run has taken the link."""
+    with app.connection() as conn:
+        row = conn.execute(
+            "UPDATE issue_forge_links SET running_since = now() "
+            "WHERE id = %s AND running_token = %s RETURNING id",
+            (link_id, token),
         ).fetchone()
     return row is not None
 
@@ -382,16 +426,24 @@ def end_create_in(conn: psycopg.Connection[Any], block_id: str) -> None:
 
 
 def pending_match(
-    app: App, link_id: int, kind: str, snapshot: Snapshot, number: int | None
+    app: App,
+    link_id: int,
+    kind: str,
+    snapshot: Snapshot,
+    number: int | None,
+    created_by: datetime | None,
 ) -> str | None:
-    """The local record whose create was sent but not recorded, if ``snapshot`` is it."""
+    """The local record whose create was sent but not recorded, if ``snapshot`` is it: same
+    content, and noted before the remote record was made (``created_by``: its creation time
+    plus some clock slack). Notes older than a day are dropped."""
     keys = ("title", "body") if kind == "issue" else ("body",)
     with app.connection() as conn:
+        conn.execute("DELETE FROM issue_sync_pending WHERE started_at < now() - interval '1 day'")
         rows = conn.execute(
             "SELECT block_id::text AS block_id, snapshot FROM issue_sync_pending "
             "WHERE link_id = %s AND kind = %s AND (%s::int IS NULL OR forge_number = %s) "
-            "ORDER BY started_at",
-            (link_id, kind, number, number),
+            "AND (%s::timestamptz IS NULL OR started_at <= %s) ORDER BY started_at",
+            (link_id, kind, number, number, created_by, created_by),
         ).fetchall()
     for row in rows:
         if all(row["snapshot"].get(k) == snapshot.get(k) for k in keys):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from github_server import webhook_delivery
 from sync_kit import HOOK_SECRET, SCOPE, Synced
 
@@ -202,7 +203,11 @@ def test_a_rate_limit_pauses_the_link_and_the_job_resumes_from_its_cursor(synced
     assert len(synced.issues()) == 100  # the first page is kept
     link = synced.api("GET", "/sync/links").json()["links"][0]
     assert link["paused_until"] is not None and link["issues_since"] is not None
+    r = synced.client.post("/api/issues/sync", json={}, headers=synced.key)
+    assert r.status_code == 409 and "rate limit pauses this link" in r.json()["message"]
     gh.remaining = 5000
+    with synced.app.connection() as conn:  # the reset time has come
+        conn.execute("UPDATE issue_forge_links SET paused_until = now() - interval '1 second'")
     resumed = synced.sync()
     assert resumed["rate_limited_until"] is None
     assert resumed["created_local"] == 50  # resumed, nothing made twice
@@ -312,6 +317,7 @@ def test_a_create_cut_off_before_it_was_noted_is_adopted_not_doubled(synced: Syn
     link_id = synced.link["id"]
     state.begin_create(synced.app, link_id, issue["id"], "issue", merge.local_issue(block), None)
     state.begin_create(synced.app, link_id, comment_id, "comment", {"body": "a comment cut off"}, n)
+    gh.now = datetime.now(UTC)  # GitHub's clock is the real one: the twin is made after the note
     twin = gh.add_issue(repo, "Cut off", "half way", labels=["x"])  # what the cut-off run sent
     gh.add_comment(repo, n, "a comment cut off")
     report = synced.sync()
@@ -353,3 +359,49 @@ def test_a_remote_issue_the_local_rules_refuse_is_skipped_and_reported(synced: S
     assert report["skipped"] == 1 and report["created_local"] == 2
     assert report["problems"][0].startswith(f"remote issue #{bad}: issue metadata.labels")
     assert sorted(i["title"] for i in synced.issues()) == ["Also fine", "Fine"]
+
+
+def test_the_sync_switch_stops_runs_and_the_interval_setting_is_the_default(
+    synced: Synced,
+) -> None:
+    from ctx.core.runtime import set_setting
+    from ctx.plugins.issues.sync.jobs import queue_sync, sweep
+
+    assert synced.link["interval_s"] == 300  # issues.sync_interval_s
+    set_setting(synced.app, "issues.sync_enabled", False)
+    synced.gh.add_issue(synced.repo, "Waits", "")
+    r = synced.client.post("/api/issues/sync", json={}, headers=synced.key)
+    assert r.status_code == 409 and "issues.sync_enabled" in r.json()["message"]
+    assert sweep(synced.app) == 0
+    with synced.app.connection() as conn:
+        queue_sync(conn, synced.link["id"])
+    synced.drain()
+    assert synced.issues() == [] and synced.gh.requests == []
+    set_setting(synced.app, "issues.sync_enabled", True)
+    set_setting(synced.app, "issues.sync_interval_s", 60)
+    body = {"scope": "other", "repo": "octo-org/other", "token_secret": "gh-token"}
+    made = synced.client.post("/api/issues/sync/links", json=body, headers=synced.admin)
+    assert made.status_code == 201 and made.json()["interval_s"] == 60
+    assert synced.sync()["created_local"] == 1
+
+
+def test_a_pull_of_the_issues_octokit_recorded_keeps_their_fields(synced: Synced) -> None:
+    """octokit's paginate-issues scenario (13 real recorded issues), served and synced: every
+    issue arrives with its title, body, state and labels as GitHub recorded them."""
+    import forge_data
+
+    data = forge_data.forge_data()
+    if data is None:
+        pytest.skip(forge_data.missing_reason())
+    recorded = [i for ex in data.scenario("paginate-issues") for i in ex["response"]]
+    synced.gh.seed_issues(synced.repo, recorded)
+    report = synced.sync()
+    assert report["error"] is None and report["skipped"] == 0
+    issues = [i for i in recorded if "pull_request" not in i]
+    assert report["created_local"] == len(issues) > 0
+    for want in issues:
+        got = synced.local(want["number"])
+        assert got["title"] == want["title"]
+        assert got["state"] == want["state"]
+        assert sorted(got["labels"]) == sorted(label["name"] for label in want["labels"])
+        assert (got["body"] or "") in ((want["body"] or "").strip(), want["title"])
