@@ -10,6 +10,21 @@ from ctx.ui import api, gateway, mcp, oauth, web
 from ctx.ui.version import VERSION
 
 
+#: Routes that take files, with the setting that bounds their bodies; every other route has
+#: server.body_limit.
+ROUTE_BODY_LIMITS = (
+    ("/api/ingest", "server.ingest_body_limit"),
+    ("/api/blob/store", "server.blob_body_limit"),
+)
+
+
+def body_limit_for(app: App, path: str) -> int:
+    for prefix, key in ROUTE_BODY_LIMITS:
+        if path == prefix or path.startswith(prefix + "/"):
+            return int(app.settings[key])
+    return int(app.settings["server.body_limit"])
+
+
 def create_app(app: App) -> FastAPI:
     server = FastAPI(
         title="ctx",
@@ -20,7 +35,7 @@ def create_app(app: App) -> FastAPI:
         openapi_url="/openapi.json",
     )
     server.state.ctx = app
-    api.mount(server, body_limit=lambda: int(app.settings["server.body_limit"]))
+    api.mount(server, body_limit=lambda path: body_limit_for(app, path))
     oauth.mount(server)
     mcp.mount(server, app)
     gateway.mount(server)

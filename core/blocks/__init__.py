@@ -48,6 +48,7 @@ from ctx.core.blocks.schemas import (
     required_text,
 )
 from ctx.core.blocks.search import search_blocks
+from ctx.core.blocks.transfer import export_records, import_records
 from ctx.core.blocks.types import (
     RETRIEVAL_POLICIES,
     SENSITIVITIES,
@@ -113,9 +114,11 @@ __all__ = [
     "content_hash",
     "cursor_of",
     "delete_block",
+    "export_records",
     "fetch_block",
     "get_block",
     "get_type",
+    "import_records",
     "insert_derived",
     "list_blocks",
     "load_types",

@@ -91,6 +91,28 @@ class Client:
                 "is the server still running?"
             ) from exc
 
+    def lines(self, path: str, params: dict[str, Any] | None = None) -> Iterator[str]:
+        """GET ``path`` and yield the lines of the answer as they arrive (JSON lines)."""
+        if not self.key:
+            raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
+        timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10))
+        try:
+            with httpx.stream(
+                "GET", self.url + path, params=params, timeout=timeout,
+                headers={"X-Context-Key": self.key},
+            ) as response:  # fmt: skip
+                if response.status_code >= 400:
+                    response.read()
+                    self._raise_for(response)
+                for line in response.iter_lines():
+                    if line:
+                        yield line
+        except httpx.HTTPError as exc:
+            raise ClientError(
+                f"lost the answer stream from {self.url} ({exc.__class__.__name__}); "
+                "is the server still running?"
+            ) from exc
+
     def _raise_for(self, response: httpx.Response) -> None:
         try:
             data = response.json()

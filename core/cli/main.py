@@ -43,6 +43,7 @@ def build_cli(app: App) -> typer.Typer:
         mcp,
         secrets,
         temporal,
+        transfer,
     )
 
     cli = typer.Typer(
@@ -63,6 +64,7 @@ def build_cli(app: App) -> typer.Typer:
     guard.register(cli)
     hooks.register(cli)
     mcp.register(cli)
+    transfer.register(cli)
     secrets.register(cli)
     temporal.register(cli)
     add_plugin_commands(cli, app)

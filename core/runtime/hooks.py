@@ -14,9 +14,27 @@ SETTINGS = [
         "server.body_limit",
         int,
         1_048_576,
-        "Largest request body in bytes; larger requests get HTTP 413.",
+        "Largest request body in bytes; larger requests get HTTP 413. Routes that take files "
+        "have their own limits (server.ingest_body_limit, server.blob_body_limit).",
         minimum=1024,
         maximum=100 * 1_048_576,
+    ),
+    Setting(
+        "server.ingest_body_limit",
+        int,
+        10 * 1_048_576,
+        "Largest request body in bytes under /api/ingest (documents and note batches).",
+        minimum=1024,
+        maximum=200 * 1_048_576,
+    ),
+    Setting(
+        "server.blob_body_limit",
+        int,
+        75 * 1_048_576,
+        "Largest request body in bytes for /api/blob/store (a 50 MB file is about 67 MB as "
+        "base64 in JSON).",
+        minimum=1024,
+        maximum=500 * 1_048_576,
     ),
     Setting(
         "log.level",

@@ -20,6 +20,7 @@ from ctx.ui.api import (
     health,
     observe,
     query,
+    transfer,
 )
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
@@ -40,10 +41,11 @@ ROUTERS = (
     dream.router,
     governor.router,
     chat.router,
+    transfer.router,
 )
 
 
-def mount(api: FastAPI, body_limit: Callable[[], int]) -> None:
+def mount(api: FastAPI, body_limit: Callable[[str], int]) -> None:
     """Add the REST routes, their error handlers and middleware to ``api``."""
     install_error_handlers(api)
     for router in ROUTERS:

@@ -108,7 +108,7 @@ def _api_refusal(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, s
 
 
 class CtxMiddleware:
-    def __init__(self, app: ASGIApp, body_limit: Callable[[], int]) -> None:
+    def __init__(self, app: ASGIApp, body_limit: Callable[[str], int]) -> None:
         self.app = app
         self.body_limit = body_limit
 
@@ -122,7 +122,7 @@ class CtxMiddleware:
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status_holder = {"status": 500}
-        limit = self.body_limit()
+        limit = self.body_limit(scope.get("path", ""))
 
         async def send_wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":

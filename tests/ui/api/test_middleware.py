@@ -92,6 +92,25 @@ def test_the_body_limit_is_a_hot_setting(app: App, keys: Any, client: Any) -> No
         assert conn.execute("SELECT count(*) AS n FROM context_blocks").fetchone() == {"n": 1}
 
 
+def test_routes_that_take_files_have_their_own_body_limits(
+    app: App, keys: Any, client: Any
+) -> None:
+    from ctx.ui.app import body_limit_for
+
+    set_setting(app, "server.body_limit", 2048)
+    set_setting(app, "server.ingest_body_limit", 4096)
+    assert body_limit_for(app, "/api/store") == 2048
+    assert body_limit_for(app, "/api/ingest") == body_limit_for(app, "/api/ingest/notes") == 4096
+    assert body_limit_for(app, "/api/ingestion") == 2048  # a prefix of a name is not the route
+    assert body_limit_for(app, "/api/blob/store") == 75 * 1_048_576
+    h = {"X-Context-Key": keys.make("alpha"), "content-type": "application/json"}
+    body = b'{"title": "t", "content": "' + b"y" * 3000 + b'"}'
+    refused = client.post("/api/store", content=body, headers=h)
+    assert refused.status_code == 413
+    past_default = client.post("/api/ingest", content=body, headers=h)
+    assert past_default.status_code != 413  # within the ingest limit (the route answers itself)
+
+
 def test_access_log_records_request_and_key(
     keys: Any, client: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
