@@ -9,7 +9,6 @@ from ctx.core import App, PluginError
 from ctx.ui import api, gateway, mcp, oauth, web
 from ctx.ui.version import VERSION
 
-
 #: Routes that take files, with the setting that bounds their bodies; every other route has
 #: server.body_limit.
 ROUTE_BODY_LIMITS = (
