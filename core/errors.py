@@ -71,6 +71,22 @@ class Conflict(CtxError):
     code = "conflict"
 
 
+class TooLarge(CtxError):
+    status_code = 413
+    code = "too_large"
+
+
+class RateLimited(CtxError):
+    """Too many requests of a kind in a window; ``retry_after`` seconds until one is allowed."""
+
+    status_code = 429
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, int(retry_after))
+
+
 def error_text(exc: BaseException, other: Callable[[BaseException], str] = repr) -> str:
     """What to say about an exception: a ``CtxError``'s own message, anything else through
     ``other`` (``repr`` by default: the type name helps in a log)."""

@@ -76,6 +76,26 @@ class LinkRecord(BaseModel):
     created_at: datetime
 
 
+class BlobRecord(BaseModel):
+    """A blob's reference: its fields and checksum, not its bytes (``ctx blob get`` or a
+    ``pg_dump`` carries those)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["blob"]
+    id: str = Field(pattern=UUID)
+    scope: str
+    category: str
+    title: str
+    filename: str | None = None
+    mime_type: str
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    size: int
+    sha256: str
+    created_at: datetime
+    updated_at: datetime
+
+
 class Header(BaseModel):
     model_config = ConfigDict(extra="allow")
     type: Literal["header"]
@@ -88,12 +108,14 @@ class End(BaseModel):
     type: Literal["end"]
     blocks: int
     links: int
+    blobs: int = 0
 
 
 MODELS: dict[str, type[BaseModel]] = {
     "header": Header,
     "block": BlockRecord,
     "link": LinkRecord,
+    "blob": BlobRecord,
     "end": End,
 }
 
@@ -111,7 +133,7 @@ def export_records(app: App, who: Principal, scopes: list[str] | None = None) ->
     wanted = who.scopes_for(scopes)
     yield {"type": "header", "format": FORMAT, "version": VERSION, "scopes": wanted,
            "exported_at": datetime.now().astimezone().isoformat()}  # fmt: skip
-    blocks = links = 0
+    blocks = links = blobs = 0
     with app.connection() as conn:
         for row in _stream(conn, "export_blocks", _BLOCKS_SQL, {"scopes": wanted}):
             blocks += 1
@@ -128,6 +150,10 @@ def export_records(app: App, who: Principal, scopes: list[str] | None = None) ->
                 "is_archived": row["is_archived"],
                 "anchors": row["anchors"] or [],
             }
+        for row in _stream(conn, "export_blobs", _BLOBS_SQL, {"scopes": wanted}):
+            blobs += 1
+            yield {"type": "blob", **{k: row[k] for k in row if k not in _TIMES},
+                   **{k: _iso(row[k]) for k in _TIMES}}  # fmt: skip
         for row in _stream(conn, "export_links", _LINKS_SQL, {"scopes": wanted}):
             links += 1
             yield {
@@ -137,7 +163,7 @@ def export_records(app: App, who: Principal, scopes: list[str] | None = None) ->
                 **{k: row[k] for k in ("link_type", "confidence", "origin", "status", "note")},
                 "created_at": _iso(row["created_at"]),
             }
-    yield {"type": "end", "blocks": blocks, "links": links}
+    yield {"type": "end", "blocks": blocks, "links": links, "blobs": blobs}
 
 
 _BLOCKS_SQL = """
@@ -150,6 +176,13 @@ SELECT b.id, b.scope, b.category, b.title, b.content, b.block_type, b.tags, b.me
   FROM context_blocks b
  WHERE b.scope = ANY(%(scopes)s)
  ORDER BY b.scope, b.created_at, b.id
+"""
+
+_TIMES = ("created_at", "updated_at")
+_BLOBS_SQL = """
+SELECT id::text AS id, scope, category, title, filename, mime_type, tags, metadata, size, sha256,
+       created_at, updated_at
+  FROM context_blobs WHERE scope = ANY(%(scopes)s) ORDER BY scope, created_at, id
 """
 
 _LINKS_SQL = """
@@ -174,12 +207,15 @@ def _stream(
 # -- import ----------------------------------------------------------------------------------
 
 
-def parse_records(lines: Iterable[dict[str, Any]]) -> tuple[list[BlockRecord], list[LinkRecord]]:
+def parse_records(
+    lines: Iterable[dict[str, Any]],
+) -> tuple[list[BlockRecord], list[LinkRecord], list[BlobRecord]]:
     """Check a batch of records (every line, before anything is written): a ``header`` of this
     format and a version this code reads, blocks, links, an ``end``. ``ValidationError`` names
     the first bad line."""
     blocks: list[BlockRecord] = []
     links: list[LinkRecord] = []
+    blobs: list[BlobRecord] = []
     for number, line in enumerate(lines, 1):
         kind = line.get("type") if isinstance(line, dict) else None
         model = MODELS.get(kind if isinstance(kind, str) else "")
@@ -200,7 +236,9 @@ def parse_records(lines: Iterable[dict[str, Any]]) -> tuple[list[BlockRecord], l
             blocks.append(parsed)
         elif isinstance(parsed, LinkRecord):
             links.append(parsed)
-    return blocks, links
+        elif isinstance(parsed, BlobRecord):
+            blobs.append(parsed)
+    return blocks, links, blobs
 
 
 def import_records(app: App, who: Principal, lines: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -209,7 +247,7 @@ def import_records(app: App, who: Principal, lines: Iterable[dict[str, Any]]) ->
     Every block's scope must be one the key may write (its home scope; any scope for an admin
     key), else nothing is written (403). A block whose (scope, category, title) belongs to
     another block here is skipped and named; so is a link whose ends are not both here."""
-    blocks, links = parse_records(lines)
+    blocks, links, blobs = parse_records(lines)
     for b in blocks:
         validate_scope(b.scope)
         if not who.is_admin and b.scope != who.home_scope:
@@ -217,7 +255,8 @@ def import_records(app: App, who: Principal, lines: Iterable[dict[str, Any]]) ->
                 f"this key imports only into its home scope {who.home_scope!r}, not {b.scope!r}"
             )
     report: dict[str, Any] = {"blocks_created": 0, "blocks_updated": 0, "blocks_unchanged": 0,
-                              "links_created": 0, "links_unchanged": 0, "skipped": []}  # fmt: skip
+                              "links_created": 0, "links_unchanged": 0, "blobs_present": 0,
+                              "skipped": []}  # fmt: skip
     with app.connection() as conn:
         for b in blocks:
             outcome = _import_block(app, conn, who, b)
@@ -233,6 +272,16 @@ def import_records(app: App, who: Principal, lines: Iterable[dict[str, Any]]) ->
                 )
             else:
                 report[f"links_{outcome}"] += 1
+        for blob in blobs:
+            here = conn.execute(
+                "SELECT sha256 FROM context_blobs WHERE id = %s AND scope = ANY(%s)",
+                (blob.id, list(who.read_scopes)),
+            ).fetchone()
+            if here is not None and here["sha256"] == blob.sha256:
+                report["blobs_present"] += 1
+            else:
+                reason = "its bytes are not in an export: put the file with `ctx blob put`"
+                report["skipped"].append({"blob": blob.id, "reason": reason})
     return report
 
 

@@ -113,6 +113,43 @@ class Client:
                 "is the server still running?"
             ) from exc
 
+    def post_stream(self, path: str, content: Iterator[bytes]) -> dict[str, Any]:
+        """POST a JSON body produced piece by piece (a file encoded as it is read)."""
+        if not self.key:
+            raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
+        try:
+            response = httpx.post(
+                self.url + path, content=content, timeout=self.timeout,
+                headers={"X-Context-Key": self.key, "content-type": "application/json"},
+            )  # fmt: skip
+        except httpx.HTTPError as exc:
+            raise ClientError(
+                f"cannot reach ctx at {self.url} ({exc.__class__.__name__}); "
+                "start it with `ctx serve` or set CTX_URL"
+            ) from exc
+        if response.status_code >= 400:
+            self._raise_for(response)
+        return dict(response.json())
+
+    def download(self, path: str, sink: Any) -> dict[str, str]:
+        """GET ``path`` and write the bytes to ``sink`` as they arrive; the answer's headers."""
+        if not self.key:
+            raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
+        try:
+            with httpx.stream(
+                "GET", self.url + path, timeout=self.timeout, headers={"X-Context-Key": self.key}
+            ) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    self._raise_for(response)
+                for piece in response.iter_bytes():
+                    sink.write(piece)
+                return dict(response.headers)
+        except httpx.HTTPError as exc:
+            raise ClientError(
+                f"lost the download from {self.url} ({exc.__class__.__name__})"
+            ) from exc
+
     def _raise_for(self, response: httpx.Response) -> None:
         try:
             data = response.json()

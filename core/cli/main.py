@@ -33,6 +33,7 @@ def build_cli(app: App) -> typer.Typer:
     from ctx.core.cli import (
         admin,
         backends,
+        blob,
         data,
         digest,
         dream,
@@ -56,6 +57,7 @@ def build_cli(app: App) -> typer.Typer:
     cli.callback()(_root)
     admin.register(cli)
     backends.register(cli)
+    blob.register(cli)
     data.register(cli)
     digest.register(cli)
     dream.register(cli)

@@ -96,7 +96,8 @@ def import_(
     console.print(", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
     for item in total.get("skipped", []):
         console.print(
-            f"skipped {item.get('id') or item.get('link')}: {item['reason']}", markup=False
+            f"skipped {item.get('id') or item.get('link') or item.get('blob')}: {item['reason']}",
+            markup=False,
         )
 
 

@@ -40,6 +40,7 @@ CORE_PLUGINS: Mapping[str, str] = {
     "core.access": "ctx.core.access.hooks",
     "core.llm": "ctx.core.llm.hooks",
     "core.blocks": "ctx.core.blocks.hooks",
+    "core.blobs": "ctx.core.blobs.hooks",
     "core.embed": "ctx.core.embed.hooks",
     "core.temporal": "ctx.core.temporal.hooks",
     "core.retrieval": "ctx.core.retrieval.hooks",
@@ -61,6 +62,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "cache-redis": "ctx.plugins.cache_redis",
     "tokens": "ctx.plugins.tokens",
     "issues": "ctx.plugins.issues",
+    "ingest": "ctx.plugins.ingest",
     "server": "ctx.ui.commands",
 }
 

@@ -10,6 +10,7 @@ from fastapi.staticfiles import StaticFiles
 from ctx.ui.api import (
     admin,
     backends,
+    blobs,
     blocks,
     chat,
     docs,
@@ -42,6 +43,7 @@ ROUTERS = (
     governor.router,
     chat.router,
     transfer.router,
+    blobs.router,
 )
 
 

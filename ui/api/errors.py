@@ -105,6 +105,9 @@ def install_error_handlers(api: FastAPI) -> None:
             body["field"] = exc.field
         body["request_id"] = _request_id(request)
         headers = {"www-authenticate": "Bearer"} if exc.status_code == 401 else None
+        retry_after = getattr(exc, "retry_after", None)
+        if exc.status_code == 429 and retry_after is not None:
+            headers = {"retry-after": str(retry_after)}
         return JSONResponse(body, status_code=exc.status_code, headers=headers)
 
     @api.exception_handler(RequestValidationError)

@@ -59,9 +59,17 @@ def _without_time_of_export(records: list[dict[str, Any]]) -> list[dict[str, Any
 def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys: Any) -> None:
     token = keys.make("team")
     ids = _filled(app, client, token)
+    blob = client.post(
+        "/api/blob/store", json={"title": "diagram.png", "data": "iVBORw0KGgo="},
+        headers=_h(token),
+    ).json()  # fmt: skip
     before = _export(client, token)
-    assert [r["type"] for r in before] == ["header", "block", "block", "block", "link", "end"]
-    assert before[-1] == {"type": "end", "blocks": 3, "links": 1}
+    kinds = [r["type"] for r in before]
+    assert kinds == ["header", "block", "block", "block", "blob", "link", "end"]
+    assert before[-1] == {"type": "end", "blocks": 3, "links": 1, "blobs": 1}
+    reference = next(r for r in before if r["type"] == "blob")
+    assert reference["id"] == blob["id"] and reference["sha256"] == blob["sha256"]
+    assert "data" not in reference
     backup = next(r for r in before if r["type"] == "block" and r["title"] == "Backup policy")
     assert backup["anchors"] and backup["metadata"] == {"owner": "ana", "n": 3}
     with app.connection() as conn:
@@ -69,7 +77,8 @@ def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys:
     r = client.post("/api/import", json={"records": before}, headers=_h(token))
     assert r.status_code == 200, r.text
     assert r.json() == {"blocks_created": 3, "blocks_updated": 0, "blocks_unchanged": 0,
-                        "links_created": 1, "links_unchanged": 0, "skipped": []}  # fmt: skip
+                        "links_created": 1, "links_unchanged": 0, "blobs_present": 1,
+                        "skipped": []}  # fmt: skip
     drain(app, "temporal")
     after = _export(client, token)
     assert _without_time_of_export(after) == _without_time_of_export(before)
@@ -81,6 +90,13 @@ def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys:
             (ids,),
         ).fetchone()["n"]
     assert embedded == 3  # embeddings are rebuilt, not carried
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_blobs")
+    missing = client.post("/api/import", json={"records": before}, headers=_h(token)).json()
+    assert missing["skipped"] == [
+        {"blob": blob["id"], "reason": "its bytes are not in an export: put the file with "
+                                       "`ctx blob put`"}
+    ]  # fmt: skip
 
 
 def test_importing_twice_changes_nothing_and_an_edit_comes_back(

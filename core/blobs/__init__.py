@@ -1,0 +1,34 @@
+"""Blobs: files kept in the database next to the blocks, with the write scope rules of blocks.
+
+``store_blob`` (upsert by scope, category and title; the bytes in chunks, replaced in one
+transaction, with a checksum check), ``fetch_blob`` / ``blob_chunks`` (whole or streamed),
+``search_blobs``, ``manage_blob`` (stats, get, list, delete).
+"""
+
+from ctx.core.blobs.schemas import (
+    BlobFetch,
+    BlobManage,
+    BlobSearch,
+    BlobStore,
+)
+from ctx.core.blobs.store import (
+    blob_chunks,
+    blob_row,
+    fetch_blob,
+    manage_blob,
+    search_blobs,
+    store_blob,
+)
+
+__all__ = [
+    "BlobFetch",
+    "BlobManage",
+    "BlobSearch",
+    "BlobStore",
+    "blob_chunks",
+    "blob_row",
+    "fetch_blob",
+    "manage_blob",
+    "search_blobs",
+    "store_blob",
+]

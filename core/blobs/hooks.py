@@ -1,0 +1,33 @@
+"""The blobs capability's settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ctx.core.hookspecs import hookimpl
+from ctx.core.runtime import Setting
+
+
+@hookimpl
+def register_settings(register: Callable[[Setting], None]) -> None:
+    register(
+        Setting(
+            "blob.max_bytes",
+            int,
+            50 * 1_048_576,
+            "Largest blob in bytes (decoded); larger ones get HTTP 413. The request body limit "
+            "of /api/blob/store is server.blob_body_limit (base64 adds a third).",
+            minimum=1,
+            maximum=1024 * 1_048_576,
+        )
+    )
+    register(
+        Setting(
+            "blob.writes_per_minute",
+            int,
+            60,
+            "Blob stores per key and minute before HTTP 429 (0: no limit).",
+            minimum=0,
+            maximum=100_000,
+        )
+    )

@@ -1,0 +1,51 @@
+"""Request shapes of the blob operations (REST, CLI through REST)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ctx.core.blocks import Category, Tags, Title
+
+MIME = r"^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+$"
+SHA256 = r"^[0-9a-f]{64}$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class BlobStore(Strict):
+    title: Title
+    category: Category = "files"
+    data: str = Field(description="The file's bytes, base64-encoded.")
+    filename: str | None = Field(default=None, max_length=255)
+    mime_type: str = Field(default="application/octet-stream", max_length=255, pattern=MIME)
+    tags: Tags = Field(default_factory=list)
+    meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
+    sha256: str | None = Field(
+        default=None, pattern=SHA256, description="The bytes' SHA-256; checked when given."
+    )
+
+
+class BlobFetch(Strict):
+    id: str | None = Field(default=None, description="The blob's id (or give category + title).")
+    category: str | None = None
+    title: str | None = None
+    meta_only: bool = Field(default=False, description="Leave the data out.")
+
+
+class BlobSearch(Strict):
+    category: str | None = None
+    tags: list[str] = Field(default_factory=list, description="All of these tags.")
+    mime_type: str | None = Field(default=None, description="Exact, or a prefix like image/.")
+    scope: str | None = None
+    limit: int = Field(default=50, ge=1, le=500)
+
+
+class BlobManage(Strict):
+    action: Literal["stats", "get", "list", "delete"]
+    id: str | None = None
+    scope: str | None = None
+    limit: int = Field(default=50, ge=1, le=500)

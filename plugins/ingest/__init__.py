@@ -1,0 +1,36 @@
+"""Obsidian vaults into ctx: ``ctx ingest VAULT`` parses notes on the client (front matter,
+tags, aliases, wikilinks, chunks along headings) and sends them to ``/api/ingest``, which stores
+each chunk as a block through the core's write path and turns wikilinks into ``context_links``.
+A second run sends only notes whose content hash changed and archives the blocks of deleted notes.
+
+Importing this package loads no routes or commands: each hook imports its module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ctx.core import hookimpl
+
+
+@hookimpl
+def register_settings(register: Callable[[Any], None]) -> None:
+    from ctx.plugins.ingest.settings import SETTINGS
+
+    for setting in SETTINGS:
+        register(setting)
+
+
+@hookimpl
+def register_routes(register: Callable[[Any], None]) -> None:
+    from ctx.plugins.ingest.routes import router
+
+    register(router)
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    from ctx.plugins.ingest.cli import ingest
+
+    cli.command("ingest")(ingest)

@@ -1,0 +1,162 @@
+"""``ctx ingest VAULT``: parse an Obsidian vault here, send what changed, archive what is gone."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ctx.core import ApiClient, ValidationError
+from ctx.plugins.ingest.prepare import payload
+from ctx.plugins.ingest.settings import CHUNK_CHARS, CHUNK_OVERLAP
+from ctx.plugins.ingest.upload import batches, send_all
+from ctx.plugins.ingest.vault import note_paths, read_note
+
+DEFAULTS = {CHUNK_CHARS: 4000, CHUNK_OVERLAP: 200}
+
+
+def setting(ctx: typer.Context, key: str) -> int:
+    settings = getattr(ctx.obj, "settings", None)
+    return int(DEFAULTS[key] if settings is None else settings[key])
+
+
+def client(ctx: typer.Context) -> ApiClient:
+    """The server at ``CTX_URL`` (else this machine's ctxd), with ``CTX_API_KEY``."""
+    settings = getattr(ctx.obj, "settings", None)
+    url = (
+        None if settings is None else f"http://{settings['server.host']}:{settings['server.port']}"
+    )
+    return ApiClient(url=os.environ.get("CTX_URL") or url, timeout=300)
+
+
+def vault_name(root: Path, given: str | None) -> str:
+    name = (given if given is not None else root.resolve().name).strip()
+    if not name or len(name) > 80 or any(c in name for c in "/\\") or not name.isprintable():
+        raise ValidationError(
+            f"the vault name {name!r} must be 1-80 printable characters without '/' "
+            "(give one with --vault-name)",
+            field="vault-name",
+        )
+    return name
+
+
+def parse_vault(
+    root: Path, limit: int, overlap: int
+) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, str]]]:
+    """(notes to send, every note path, (path, problem) of broken files)."""
+    notes: list[dict[str, Any]] = []
+    paths: list[str] = []
+    broken: list[tuple[str, str]] = []
+    for file in note_paths(root):
+        rel = file.relative_to(root).as_posix()
+        paths.append(rel)
+        try:
+            note, problems = payload(read_note(root, file), limit, overlap)
+        except OSError as exc:
+            broken.append((rel, f"cannot read: {exc.strerror or exc}"))
+            continue
+        notes.append(note)
+        broken += [(rel, p) for p in problems]
+    return notes, paths, broken
+
+
+def progress_bar() -> Progress:
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("ingest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
+def ingest(
+    ctx: typer.Context,
+    vault: Annotated[Path, typer.Argument(help="The vault's folder.")],
+    name: Annotated[
+        str | None, typer.Option("--vault-name", help="Name of the vault (default: folder name).")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Parse and report what would be sent; send nothing.")
+    ] = False,
+    batch: Annotated[int, typer.Option(help="Notes per request.", min=1, max=1000)] = 100,
+    workers: Annotated[int, typer.Option(help="Requests in parallel.", min=1, max=16)] = 2,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Ingest an Obsidian vault: notes become blocks, wikilinks become links; a second run
+    sends only changed notes and archives the blocks of deleted ones."""
+    root = vault.expanduser()
+    if not root.is_dir():
+        raise ValidationError(f"no vault folder at {str(vault)!r}", field="vault")
+    label = vault_name(root, name)
+    notes, paths, broken = parse_vault(root, setting(ctx, CHUNK_CHARS), setting(ctx, CHUNK_OVERLAP))
+    chunks = sum(len(n["chunks"]) for n in notes)
+    links = sum(len(c["links"]) for n in notes for c in n["chunks"])
+    summary: dict[str, Any] = {"vault": label, "notes": len(paths), "chunks": chunks}
+    if dry_run:
+        summary |= {"wikilinks": links, "dry_run": True}
+        return report(summary, broken, as_json)
+    api = client(ctx)
+    known = api.request("GET", "/api/ingest/state", None, params={"vault": label})["notes"]
+    todo = [n for n in notes if known.get(n["path"]) != n["content_hash"]]
+    groups, too_large = batches(todo, batch)
+    broken += too_large
+    counts = {"created": 0, "updated": 0, "links": 0}
+
+    def send(group: list[dict[str, Any]]) -> dict[str, Any]:
+        return api.request("POST", "/api/ingest/notes", {"vault": label, "notes": group})
+
+    failed = False
+    with progress_bar() as bar:
+        task = bar.add_task("ingest", total=len(todo))
+        for group, answer, error in send_all(groups, send, workers):
+            bar.advance(task, len(group))
+            if answer is None:
+                failed = True
+                broken += [(n["path"], f"not stored: {error}") for n in group]
+                continue
+            for key in counts:
+                counts[key] += answer[key]
+            broken += [(p["path"], f"not stored: {p['problem']}") for p in answer["problems"]]
+    done = api.request("POST", "/api/ingest/finish", {"vault": label, "paths": paths})
+    summary |= {
+        "sent": len(todo),
+        "created": counts["created"],
+        "updated": counts["updated"],
+        "unchanged": len(notes) - len(todo),
+        "archived": done["archived_notes"],
+        "links": counts["links"] + done["links"],
+    }
+    report(summary, broken, as_json)
+    if failed:
+        raise typer.Exit(1)
+
+
+def report(summary: dict[str, Any], broken: list[tuple[str, str]], as_json: bool) -> None:
+    summary["broken"] = [{"path": p, "problem": why} for p, why in broken]
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        return
+    if summary.get("dry_run"):
+        line = (
+            f"dry run of vault {summary['vault']!r}: {summary['notes']} notes, "
+            f"{summary['chunks']} chunks, {summary['wikilinks']} wikilinks; nothing sent"
+        )
+    else:
+        line = (
+            f"vault {summary['vault']!r}: {summary['notes']} notes ({summary['chunks']} chunks): "
+            f"created {summary['created']}, updated {summary['updated']}, "
+            f"unchanged {summary['unchanged']}, archived {summary['archived']}, "
+            f"links {summary['links']}"
+        )
+    typer.echo(f"{line}; broken files: {len(broken)}")
+    for path, why in broken:
+        typer.echo(f"  {path}: {why}")

@@ -1,0 +1,47 @@
+"""REST under ``/api/ingest``: what ``ctx ingest`` calls. Bodies here may be up to
+``server.ingest_body_limit`` (batches of notes)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from ctx.plugins.ingest import service
+from ctx.plugins.ingest.schemas import FinishRequest, NotesRequest
+from ctx.ui import AppDep, ErrorBody, PrincipalDep
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description}
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: _error("No key, or an unknown or revoked one."),
+    413: _error("The body is larger than server.ingest_body_limit."),
+    415: _error("The body is not declared as JSON."),
+    422: _error("A field is missing or invalid; `field` names it."),
+}
+router = APIRouter(prefix="/api/ingest", tags=["ingest"], responses=ERRORS)
+Vault = Annotated[
+    str, Query(min_length=1, max_length=80, pattern=r"^[^/\\\x00-\x1f]+$", description="Vault.")
+]
+
+
+@router.get("/state", name="ingest.state")
+def state(vault: Vault, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
+    """``notes``: path -> content hash of the vault's live notes in the key's home scope."""
+    return service.state(app, who, vault.strip())
+
+
+@router.post("/notes", name="ingest.notes")
+def notes(req: NotesRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
+    """Store parsed, chunked notes in the key's home scope and link their wikilinks; a note that
+    cannot be stored is listed in ``problems`` and the others are kept."""
+    return service.store_notes(app, who, req)
+
+
+@router.post("/finish", name="ingest.finish")
+def finish(req: FinishRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
+    """Archive the blocks of notes not in ``paths`` and resolve all pending wikilinks."""
+    return service.finish(app, who, req)

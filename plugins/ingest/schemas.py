@@ -1,0 +1,57 @@
+"""Request shapes of ``/api/ingest``: the client parses and chunks, the server checks and stores."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+VaultName = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=80, pattern=r"^[^/\\\x00-\x1f]+$"
+    ),
+]
+NotePath = Annotated[
+    str, StringConstraints(min_length=4, max_length=1000, pattern=r"^[^\x00-\x1f]+\.[mM][dD]$")
+]
+Line = Annotated[str, StringConstraints(max_length=500, pattern=r"^[^\r\n]*$")]
+Raw = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChunkIn(Request):
+    content: str = Field(max_length=900_000, description="The chunk's text.")
+    heading: Line | None = Field(default=None, description="The heading the chunk starts under.")
+    headings: list[Line] = Field(default_factory=list, max_length=2000)
+    links: list[Raw] = Field(
+        default_factory=list, max_length=5000, description="Wikilink targets: 'Note#Heading'."
+    )
+    embeds: list[Raw] = Field(default_factory=list, max_length=5000, description="Attachments.")
+
+
+class NoteIn(Request):
+    path: NotePath = Field(description="Vault-relative path with '/', ending in .md.")
+    content_hash: Annotated[str, StringConstraints(min_length=8, max_length=128)]
+    title: Line = Field(min_length=1)
+    tags: list[Annotated[str, StringConstraints(max_length=100)]] = Field(
+        default_factory=list, max_length=50
+    )
+    aliases: list[Line] = Field(default_factory=list, max_length=200)
+    occurred_at: datetime | None = Field(default=None, description="ISO 8601, from date/created.")
+    frontmatter: dict[str, Any] = Field(default_factory=dict)
+    chunks: list[ChunkIn] = Field(min_length=1, max_length=1000)
+
+
+class NotesRequest(Request):
+    vault: VaultName
+    notes: list[NoteIn] = Field(min_length=1, max_length=1000)
+
+
+class FinishRequest(Request):
+    vault: VaultName
+    paths: list[NotePath] = Field(max_length=1_000_000, description="Every note of the vault now.")

@@ -1,0 +1,146 @@
+"""Blobs: stored and fetched byte for byte, replaced whole, streamed, checked, limited, scoped;
+and ``ctx blob`` against a live server."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live import live_server
+
+from ctx.core import App
+from ctx.core.cli import run
+from ctx.core.runtime import set_setting
+
+
+def _h(token: str) -> dict[str, str]:
+    return {"X-Context-Key": token}
+
+
+def _store(client: Any, token: str, data: bytes, **fields: Any) -> Any:
+    body = {"title": "report.pdf", "data": base64.b64encode(data).decode(), **fields}
+    return client.post("/api/blob/store", json=body, headers=_h(token))
+
+
+def test_a_blob_comes_back_byte_for_byte(app: App, client: Any, keys: Any) -> None:
+    token = keys.make("team")
+    data = os.urandom(2_500_000)  # three chunks
+    sha = hashlib.sha256(data).hexdigest()
+    r = _store(client, token, data, mime_type="application/pdf", tags=["q1"], sha256=sha,
+               filename="Q1 report.pdf", metadata={"quarter": 1})  # fmt: skip
+    assert r.status_code == 200, r.text
+    stored = r.json()
+    assert stored["action"] == "created" and stored["size"] == len(data) and stored["sha256"] == sha
+    got = client.post("/api/blob/fetch", json={"id": stored["id"]}, headers=_h(token)).json()
+    assert base64.b64decode(got["data"]) == data
+    assert got["mime_type"] == "application/pdf" and got["metadata"] == {"quarter": 1}
+    meta = client.post(
+        "/api/blob/fetch", json={"category": "files", "title": "report.pdf", "meta_only": True},
+        headers=_h(token),
+    ).json()  # fmt: skip
+    assert "data" not in meta and meta["id"] == stored["id"]
+    raw = client.get(f"/api/blob/{stored['id'][:8]}/raw", headers=_h(token))
+    assert raw.status_code == 200 and raw.content == data
+    assert raw.headers["content-type"] == "application/pdf"
+    assert raw.headers["x-content-sha256"] == sha
+    assert "Q1%20report.pdf" in raw.headers["content-disposition"]
+    with app.connection() as conn:
+        chunks = conn.execute(
+            "SELECT count(*) AS n FROM context_blob_chunks WHERE blob_id = %s", (stored["id"],)
+        ).fetchone()["n"]
+    assert chunks == 3
+
+
+def test_storing_the_same_title_replaces_the_bytes_whole(app: App, client: Any, keys: Any) -> None:
+    token = keys.make("team")
+    first = _store(client, token, b"x" * 3_000_000).json()
+    second = _store(client, token, b"short").json()
+    assert second["id"] == first["id"] and second["action"] == "updated"
+    raw = client.get(f"/api/blob/{first['id']}/raw", headers=_h(token))
+    assert raw.content == b"short"
+    with app.connection() as conn:
+        n = conn.execute("SELECT count(*) AS n FROM context_blob_chunks").fetchone()["n"]
+    assert n == 1
+
+
+def test_bad_blobs_get_clear_errors_and_nothing_is_stored(app: App, client: Any, keys: Any) -> None:
+    token = keys.make("team")
+    bad_sha = _store(client, token, b"abc", sha256="0" * 64)
+    assert bad_sha.status_code == 422 and bad_sha.json()["field"] == "sha256"
+    body = {"title": "t", "data": "not base64!"}
+    assert client.post("/api/blob/store", json=body, headers=_h(token)).json()["field"] == "data"
+    set_setting(app, "blob.max_bytes", 1000)
+    too_big = _store(client, token, b"y" * 1001)
+    assert too_big.status_code == 413 and "blob.max_bytes" in too_big.json()["message"]
+    set_setting(app, "server.blob_body_limit", 2048)
+    huge = _store(client, token, b"z" * 4000)
+    assert huge.status_code == 413
+    with app.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM context_blobs").fetchone()["n"] == 0
+
+
+def test_blobs_follow_the_scope_rules_of_blocks(app: App, client: Any, keys: Any) -> None:
+    team, other = keys.make("team"), keys.make("other")
+    reader = keys.make("reader", ["team"])
+    blob = _store(client, team, b"team secret", tags=["a", "b"], mime_type="text/plain").json()
+    assert (
+        client.post("/api/blob/fetch", json={"id": blob["id"]}, headers=_h(other)).status_code
+        == 404
+    )
+    assert client.get(f"/api/blob/{blob['id']}/raw", headers=_h(other)).status_code == 404
+    found = client.post("/api/blob/search", json={"tags": ["a"]}, headers=_h(other)).json()
+    assert found["count"] == 0
+    seen = client.post("/api/blob/search", json={"tags": ["a", "b"], "mime_type": "text/"},
+                       headers=_h(reader)).json()  # fmt: skip
+    assert [b["id"] for b in seen["blobs"]] == [blob["id"]]
+    refused = client.post("/api/blob/manage", json={"action": "delete", "id": blob["id"]},
+                          headers=_h(reader))  # fmt: skip
+    assert refused.status_code == 403
+    stats = client.post("/api/blob/manage", json={"action": "stats"}, headers=_h(reader)).json()
+    assert stats["stats"] == {"blobs": 1, "bytes": 11, "by_scope": {"team": 1}}
+    gone = client.post("/api/blob/manage", json={"action": "delete", "id": blob["id"]},
+                       headers=_h(team))  # fmt: skip
+    assert gone.json() == {"id": blob["id"], "action": "deleted"}
+
+
+def test_the_write_rate_limit_answers_429_with_retry_after(
+    app: App, client: Any, keys: Any
+) -> None:
+    token = keys.make("team")
+    set_setting(app, "blob.writes_per_minute", 2)
+    assert _store(client, token, b"1", title="a").status_code == 200
+    assert _store(client, token, b"2", title="b").status_code == 200
+    third = _store(client, token, b"3", title="c")
+    assert third.status_code == 429 and third.json()["error"] == "rate_limited"
+    assert 1 <= int(third.headers["retry-after"]) <= 60
+    other = keys.make("other")
+    assert _store(client, other, b"4", title="d").status_code == 200  # per key
+
+
+def test_the_cli_puts_and_gets_files(
+    app: App, keys: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    data = os.urandom(1_700_000)
+    src = tmp_path / "photo.jpg"
+    src.write_bytes(data)
+    with live_server(app) as url:
+        monkeypatch.setenv("CTX_URL", url)
+        monkeypatch.setenv("CTX_API_KEY", keys.make("team"))
+        monkeypatch.chdir(tmp_path)
+        assert run(["blob", "put", str(src), "--tag", "trip"], app) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("created ")
+        blob_id = out.split()[1]
+        assert run(["blob", "list", "--tag", "trip", "--json"], app) == 0
+        assert '"mime_type": "image/jpeg"' in capsys.readouterr().out
+        assert run(["blob", "get", blob_id[:8], "-o", "copy.jpg"], app) == 0
+        assert (tmp_path / "copy.jpg").read_bytes() == data
+        assert run(["blob", "delete", blob_id], app) == 0
+        assert run(["blob", "get", blob_id], app) == 2
+        assert "no such blob" in capsys.readouterr().err
+        assert run(["blob", "put", str(tmp_path / "missing.bin")], app) == 2
