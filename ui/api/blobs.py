@@ -19,7 +19,9 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
     **BY_ID_RESPONSES,
     404: error_response("No such blob in the key's scopes."),
     409: error_response("The id prefix matches several blobs."),
-    413: error_response("The body is over server.blob_body_limit, or the file over blob.max_bytes."),
+    413: error_response(
+        "The body is over server.blob_body_limit, or the file over blob.max_bytes."
+    ),
     429: error_response("blob.writes_per_minute reached for this key; see Retry-After."),
 }
 router = APIRouter(prefix="/api/blob", tags=["blobs"], responses=RESPONSES)
