@@ -1,10 +1,10 @@
 """ctx's surfaces over HTTP: ``create_app`` builds the server; route plugins import the request
 dependencies from here (``from ctx.ui import AppDep, PrincipalDep, AdminDep``), the error body
-their routes document (``ErrorBody``), and what workbench pages need (``WebPage``, ``NavEntry``,
+their routes document (``ErrorBody``, ``error_response``), and what workbench pages need (``WebPage``, ``NavEntry``,
 ``TemplateDir``, ``UserDep``, ``AdminUserDep``, ``WebAppDep``, ``render``, ``to_html``)."""
 
 from ctx.ui.api.deps import AdminDep, AppDep, PrincipalDep, get_admin, get_app, get_principal
-from ctx.ui.api.errors import ErrorBody
+from ctx.ui.api.errors import ErrorBody, error_response
 from ctx.ui.app import create_app
 from ctx.ui.web import (
     AdminUserDep,
@@ -14,6 +14,7 @@ from ctx.ui.web import (
     WebAppDep,
     WebPage,
     render,
+    swaps_region,
     to_html,
 )
 
@@ -29,9 +30,11 @@ __all__ = [
     "WebAppDep",
     "WebPage",
     "create_app",
+    "error_response",
     "get_admin",
     "get_app",
     "get_principal",
     "render",
+    "swaps_region",
     "to_html",
 ]

@@ -14,6 +14,7 @@ from psycopg.types.json import Jsonb
 
 from ctx.core.access import Principal
 from ctx.core.blobs.schemas import BlobFetch, BlobManage, BlobSearch, BlobStore
+from ctx.core.blocks import audit
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, RateLimited, TooLarge, ValidationError
 
 if TYPE_CHECKING:
@@ -103,12 +104,8 @@ def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
                 ],
             )
         action = "created" if row["created"] else "updated"
-        conn.execute(
-            "INSERT INTO context_write_log (api_key_id, action, scope, detail) "
-            "VALUES (%s, 'blob.stored', %s, %s)",
-            (who.key_id, scope, Jsonb({"blob_id": blob_id, "title": req.title,
-                                       "size": len(data), "action": action})),
-        )  # fmt: skip
+        detail = {"blob_id": blob_id, "title": req.title, "size": len(data), "action": action}
+        audit(conn, who, "blob.stored", None, scope, detail)
     return {"id": blob_id, "action": action, "scope": scope, "category": req.category,
             "title": req.title, "size": len(data), "sha256": digest}  # fmt: skip
 
@@ -209,9 +206,6 @@ def manage_blob(app: App, who: Principal, req: BlobManage) -> dict[str, Any]:
         raise Forbidden(f"this key deletes only in its home scope {who.home_scope!r}")
     with app.connection() as conn:
         conn.execute("DELETE FROM context_blobs WHERE id = %s", (row["id"],))
-        conn.execute(
-            "INSERT INTO context_write_log (api_key_id, action, scope, detail) "
-            "VALUES (%s, 'blob.deleted', %s, %s)",
-            (who.key_id, row["scope"], Jsonb({"blob_id": row["id"], "title": row["title"]})),
-        )
+        detail = {"blob_id": row["id"], "title": row["title"]}
+        audit(conn, who, "blob.deleted", None, row["scope"], detail)
     return {"id": row["id"], "action": "deleted"}

@@ -179,10 +179,11 @@ def audit(
     conn: psycopg.Connection[Any],
     who: Principal,
     action: str,
-    block_id: str,
+    block_id: str | None,
     scope: str,
     detail: dict[str, Any],
 ) -> None:
+    """One row of the write log (``block_id`` None for writes that are not a block's)."""
     conn.execute(
         "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
         "VALUES (%s, %s, %s, %s, %s)",

@@ -9,11 +9,9 @@ from fastapi import APIRouter, Query
 
 from ctx.plugins.ingest import service
 from ctx.plugins.ingest.schemas import FinishRequest, NotesRequest
-from ctx.ui import AppDep, ErrorBody, PrincipalDep
+from ctx.ui import AppDep, PrincipalDep, error_response
 
-
-def _error(description: str) -> dict[str, Any]:
-    return {"model": ErrorBody, "description": description}
+_error = error_response
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

@@ -16,11 +16,9 @@ from ctx.plugins.issues.schemas import (
     SuggestRequest,
 )
 from ctx.plugins.issues.suggest import suggest
-from ctx.ui import AppDep, ErrorBody, PrincipalDep
+from ctx.ui import AppDep, PrincipalDep, error_response
 
-
-def _error(description: str) -> dict[str, Any]:
-    return {"model": ErrorBody, "description": description}
+_error = error_response
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

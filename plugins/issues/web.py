@@ -13,19 +13,9 @@ from ctx.core import CtxError, ValidationError
 from ctx.plugins.issues import service, web_issue, web_new, web_sync
 from ctx.plugins.issues.schemas import IssueFilter
 from ctx.plugins.issues.web_view import BOARDS, STATES, Filters, board_columns, valid
-from ctx.ui import UserDep, WebAppDep, render
+from ctx.ui import UserDep, WebAppDep, render, swaps_region
 
 router = APIRouter(include_in_schema=False)
-
-
-def _targets(request: Request, region: str) -> bool:
-    """True for an htmx request that swaps ``#region`` alone (not a history restore)."""
-    headers = request.headers
-    return (
-        headers.get("hx-request") == "true"
-        and headers.get("hx-history-restore-request") != "true"
-        and headers.get("hx-target") == region
-    )
 
 
 @router.get("/issues", name="web-issues")
@@ -49,7 +39,7 @@ def issues_index(
     except CtxError as exc:
         error, status = exc.message, web_issue.refused(exc)
     context = {"f": f, "rows": rows, "error": error, "states": STATES}
-    if _targets(request, "issue-list"):
+    if swaps_region(request, "issue-list"):
         return render(request, "issues/_list.html", context, status=status)
     context["scopes"] = sorted(who.read_scopes)
     return render(request, "issues/index.html", context, status=status)

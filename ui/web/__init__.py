@@ -15,7 +15,7 @@ from ctx.ui.web import errors
 from ctx.ui.web.deps import AdminUserDep, UserDep, WebAppDep
 from ctx.ui.web.extend import NavEntry, TemplateDir, WebPage, collect
 from ctx.ui.web.markdown import to_html
-from ctx.ui.web.render import STATIC, STATIC_URL, Pages, render
+from ctx.ui.web.render import STATIC, STATIC_URL, Pages, render, swaps_region
 from ctx.ui.web.routes import ROUTERS
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "WebPage",
     "mount",
     "render",
+    "swaps_region",
     "to_html",
 ]
 

@@ -26,6 +26,17 @@ STATIC = HERE / "static"
 STATIC_URL = "/static"
 
 
+def swaps_region(request: Request, region: str) -> bool:
+    """True for an htmx request that swaps ``#region`` alone (not a history restore): the page
+    answers with that region's partial instead of the whole page."""
+    headers = request.headers
+    return (
+        headers.get("hx-request") == "true"
+        and headers.get("hx-history-restore-request") != "true"
+        and headers.get("hx-target") == region
+    )
+
+
 def _as_datetime(value: datetime | str | None) -> datetime | str | None:
     """A datetime (naive ones taken as UTC), the text itself when it is no timestamp, or None."""
     if value is None or value == "":

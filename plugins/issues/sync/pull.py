@@ -80,20 +80,35 @@ def reconcile_issue(run: Run, remote: RemoteIssue) -> None:
             _create_local_issue(run, remote, theirs)
             return
         base = twin
+    merged = _merged(run, base, "issue", theirs, remote.forge_id, remote.number)
+    if merged is not None:
+        block, mine, result = merged
+        _settle_issue(run, base, block, remote, mine, theirs, result)
+
+
+def _merged(
+    run: Run,
+    base: dict[str, Any],
+    kind: str,
+    theirs: merge.Snapshot,
+    forge_id: int,
+    forge_number: int,
+) -> tuple[dict[str, Any], merge.Snapshot, merge.Snapshot] | None:
+    """The local record, its snapshot and the three-way merge with the remote one; None when
+    there is nothing to settle (unlinked, deleted here, a conflict open or just opened)."""
     if base["gone"] is not None:
-        return
+        return None
     block = local_block(run, str(base["block_id"]))
     if block is None or state.open_conflict(run.app, str(base["block_id"])):
-        return
-    mine = merge.local_issue(block)
+        return None
+    mine = merge.local_issue(block) if kind == "issue" else merge.local_comment(block)
     result = merge.three_way(base["snapshot"], mine, theirs)
     if not result.clean:
         record_conflict(
-            run, base, block, "issue", mine, theirs, result.conflicts, remote.forge_id,
-            remote.number,
-        )  # fmt: skip
-        return
-    _settle_issue(run, base, block, remote, mine, theirs, result.merged)
+            run, base, block, kind, mine, theirs, result.conflicts, forge_id, forge_number
+        )
+        return None
+    return block, mine, result.merged
 
 
 def _twin(run: Run, remote: RemoteIssue, theirs: merge.Snapshot) -> dict[str, Any] | None:
@@ -311,20 +326,10 @@ def reconcile_comment(run: Run, remote: RemoteComment) -> None:
             _create_local_comment(run, issue_base, remote, theirs)
             return
         base = {"snapshot": None if pending is None else theirs, "block_id": twin, "gone": None}
-    if base["gone"] is not None:
+    found = _merged(run, base, "comment", theirs, remote.forge_id, remote.issue_number)
+    if found is None:
         return
-    block = local_block(run, str(base["block_id"]))
-    if block is None or state.open_conflict(run.app, str(base["block_id"])):
-        return
-    mine = merge.local_comment(block)
-    result = merge.three_way(base["snapshot"], mine, theirs)
-    if not result.clean:
-        record_conflict(
-            run, base, block, "comment", mine, theirs, result.conflicts, remote.forge_id,
-            remote.issue_number,
-        )  # fmt: skip
-        return
-    merged = result.merged
+    block, mine, merged = found
     if merged != theirs:
         run.renew()
         remote = run.forge.update_comment(remote.forge_id, merged["body"])

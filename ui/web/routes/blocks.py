@@ -25,7 +25,7 @@ from ctx.core.blocks import (
     StoreRequest,
 )
 from ctx.ui.web.deps import UserDep, WebAppDep
-from ctx.ui.web.render import render
+from ctx.ui.web.render import render, swaps_region
 from ctx.ui.web.routes.blocks_view import (
     GUARD_BADGES,
     BlockForm,
@@ -46,16 +46,6 @@ CHANGED = "blocksChanged"  # the event that makes the result list refresh itself
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-
-
-def _targets(request: Request, region: str) -> bool:
-    """True for an htmx request that swaps ``#region`` alone (not a history restore)."""
-    headers = request.headers
-    return (
-        headers.get("hx-request") == "true"
-        and headers.get("hx-history-restore-request") != "true"
-        and headers.get("hx-target") == region
-    )
 
 
 def _go(request: Request, url: str) -> Response:
@@ -172,7 +162,7 @@ def blocks_index(
     if f.scope and not who.can_read(f.scope):
         raise Forbidden(f"this key cannot read scope {f.scope!r}")
     context, status = _results(app, who, f)
-    if _targets(request, "results"):
+    if swaps_region(request, "results"):
         return render(request, "blocks/_results.html", context, status=status)
     context["facets"] = _facets(app, who, f)
     return render(request, "blocks/index.html", context, status=status)
@@ -288,7 +278,7 @@ def create_block(
 
 @router.get("/blocks/{ident}", name="web-block")
 def block_page(request: Request, app: WebAppDep, who: UserDep, ident: str) -> HTMLResponse:
-    panel = _targets(request, "detail")
+    panel = swaps_region(request, "detail")
     return _detail_view(request, _detail(app, who, ident), panel=panel, partial=panel)
 
 
