@@ -109,7 +109,14 @@ class Keys:
     def __init__(self, app: App) -> None:
         self.app = app
 
-    def make(self, home: str, allowed: list[str] | None = None, admin: bool = False) -> str:
+    def make(
+        self,
+        home: str,
+        allowed: list[str] | None = None,
+        admin: bool = False,
+        tenant: str | None = None,
+        role: str | None = None,
+    ) -> str:
         with self.app.connection() as conn:
             _, token = access.create_key(
                 conn,
@@ -117,6 +124,8 @@ class Keys:
                 home_scope=home,
                 allowed_scopes=allowed,
                 is_admin=admin,
+                tenant=tenant,
+                role=role,
             )
         return token
 

@@ -1,6 +1,7 @@
-"""Access: API keys, principals and scopes, OAuth for remote MCP clients, sealed secrets
-(tenants will join here)."""
+"""Access: API keys, principals and scopes, tenants and grants, OAuth for remote MCP clients,
+sealed secrets."""
 
+from ctx.core.access import tenants
 from ctx.core.access.keys import (
     TOKEN_PREFIX,
     authenticate,
@@ -38,7 +39,7 @@ from ctx.core.access.oauth_clients import (
     remove_client,
     validate_redirect_uri,
 )
-from ctx.core.access.principals import SCOPE_RE, Principal, WhoAmI, validate_scope
+from ctx.core.access.principals import ROLES, SCOPE_RE, Principal, WhoAmI, validate_scope
 from ctx.core.access.secrets import (
     check_secret_name,
     delete_secret,
@@ -53,6 +54,7 @@ from ctx.core.access.sessions import close_session, open_session, session_princi
 __all__ = [
     "CLIENT_PREFIX",
     "CODE_TTL_SECONDS",
+    "ROLES",
     "SCOPE_RE",
     "TOKEN_PREFIX",
     "AuthorizationRequest",
@@ -92,6 +94,7 @@ __all__ = [
     "session_principal",
     "set_secret",
     "submit_form",
+    "tenants",
     "token_from_headers",
     "unique_params",
     "validate_redirect_uri",

@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 
 from ctx.core.access.principals import Principal, validate_scope
+from ctx.core.access.tenants import check_key_request, get_tenant
 from ctx.core.errors import NotFound, Unauthorized, ValidationError
 
 TOKEN_PREFIX = "ctx_"
@@ -40,21 +41,41 @@ def create_key(
     home_scope: str,
     allowed_scopes: list[str] | None = None,
     is_admin: bool = False,
+    tenant: str | None = None,
+    role: str | None = None,
+    who: Principal | None = None,
 ) -> tuple[str, str]:
-    """Create a key and return ``(id, token)``; the token is never retrievable again."""
+    """Create a key and return ``(id, token)``; the token is never retrievable again.
+
+    The key belongs to ``tenant`` (None: the root) with ``role`` (default: owner for admin keys,
+    member otherwise); its scopes must be the tenant's, free (then the tenant claims them) or, for
+    allowed scopes, granted to it. ``who`` is the key asking (None: the local operator)."""
     validate_scope(home_scope, "home_scope")
     allowed = [validate_scope(s, "allowed_scopes") for s in (allowed_scopes or [])]
     allowed = [s for s in dict.fromkeys(allowed) if s != home_scope]
     if not name or len(name) > 200:
         raise ValidationError("key name must be 1-200 characters", field="name")
+    role = role or ("owner" if is_admin else "member")
+    owner = get_tenant(conn, tenant)
+    check_key_request(conn, who, owner, role=role, is_admin=is_admin, home_scope=home_scope,
+                      allowed_scopes=allowed)  # fmt: skip
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     row = conn.execute(
         "INSERT INTO context_api_keys (name, key_hash, key_prefix, home_scope, allowed_scopes, "
-        "is_admin) VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-        (name, hash_token(token), token[:10], home_scope, allowed, is_admin),
+        "is_admin, tenant_id, tenant_role) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        (name, hash_token(token), token[:10], home_scope, allowed, is_admin, owner["id"], role),
     ).fetchone()
     assert row is not None
     return str(row["id"]), token
+
+
+# What every way in (a key, a web session) reads of the key ``k``: its tenant joined as ``t``,
+# and its read scopes as the tenant rules resolve them.
+KEY_COLUMNS = (
+    "k.id, k.name, k.home_scope, k.allowed_scopes, k.is_admin, k.tenant_id, k.tenant_role, "
+    "t.name AS tenant, t.is_root AS tenant_is_root, ctx_key_read_scopes(k.id) AS read_scopes"
+)
+KEY_TENANT_JOIN = "JOIN context_tenants t ON t.id = k.tenant_id"
 
 
 def authenticate(conn: psycopg.Connection[Any], token: str | None) -> Principal:
@@ -62,9 +83,10 @@ def authenticate(conn: psycopg.Connection[Any], token: str | None) -> Principal:
     if not token or len(token) > 200:
         raise Unauthorized("missing or invalid API key")
     row = conn.execute(
-        "SELECT id, name, home_scope, allowed_scopes, is_admin, "
-        "(last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale "
-        "FROM context_api_keys WHERE key_hash = %s AND revoked_at IS NULL",
+        f"SELECT {KEY_COLUMNS}, "
+        "(k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale "
+        f"FROM context_api_keys k {KEY_TENANT_JOIN} "
+        "WHERE k.key_hash = %s AND k.revoked_at IS NULL",
         (hash_token(token),),
     ).fetchone()
     if row is None:
@@ -76,32 +98,39 @@ def authenticate(conn: psycopg.Connection[Any], token: str | None) -> Principal:
 
 
 def principal_of(row: Mapping[str, Any]) -> Principal:
-    """The principal of a ``context_api_keys`` row (id, name, home_scope, allowed_scopes,
-    is_admin), for every way in: a key, a web session."""
+    """The principal of a key row read with ``KEY_COLUMNS``, for every way in: a key, a web
+    session. The operator tier counts only in the root tenant."""
     return Principal(
         key_id=str(row["id"]),
         name=row["name"],
         home_scope=row["home_scope"],
         allowed_scopes=tuple(row["allowed_scopes"] or ()),
-        is_admin=bool(row["is_admin"]),
+        is_admin=bool(row["is_admin"]) and bool(row["tenant_is_root"]),
+        read_scopes=tuple(row["read_scopes"] or ()),
+        tenant_id=str(row["tenant_id"]),
+        tenant=row["tenant"],
+        tenant_role=row["tenant_role"],
+        resolved=True,
     )
 
 
 def list_keys(conn: psycopg.Connection[Any], include_revoked: bool = False) -> list[dict[str, Any]]:
-    where = "" if include_revoked else "WHERE revoked_at IS NULL"
+    where = "" if include_revoked else "WHERE k.revoked_at IS NULL"
     rows = conn.execute(
-        "SELECT id, name, key_prefix, home_scope, allowed_scopes, is_admin, created_at, "
-        f"last_used_at, revoked_at FROM context_api_keys {where} ORDER BY created_at"
+        "SELECT k.id, k.name, k.key_prefix, k.home_scope, k.allowed_scopes, k.is_admin, "
+        "t.name AS tenant, k.tenant_role, k.created_at, k.last_used_at, k.revoked_at "
+        f"FROM context_api_keys k {KEY_TENANT_JOIN} {where} ORDER BY k.created_at"
     ).fetchall()
     return [{**r, "id": str(r["id"])} for r in rows]
 
 
-def revoke_key(conn: psycopg.Connection[Any], key_id: str) -> None:
-    """Revoke one active key by id or display prefix; an ambiguous prefix revokes nothing."""
+def revoke_key(conn: psycopg.Connection[Any], key_id: str, tenant_id: str | None = None) -> None:
+    """Revoke one active key by id or display prefix (of ``tenant_id`` only, when given); an
+    ambiguous prefix revokes nothing."""
     rows = conn.execute(
-        "SELECT id FROM context_api_keys "
-        "WHERE (id::text = %s OR key_prefix = %s) AND revoked_at IS NULL LIMIT 2",
-        (key_id, key_id),
+        "SELECT id FROM context_api_keys WHERE (id::text = %s OR key_prefix = %s) "
+        "AND revoked_at IS NULL AND (%s::uuid IS NULL OR tenant_id = %s::uuid) LIMIT 2",
+        (key_id, key_id, tenant_id, tenant_id),
     ).fetchall()
     if not rows:
         raise NotFound(f"no active key {key_id!r}; see `ctx keys list`")

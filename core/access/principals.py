@@ -1,7 +1,11 @@
 """Principals: who is calling, the one scope they write and the scopes they read.
 
-A key writes only to its home scope and reads its home scope plus its allowed scopes. The admin
-tier unlocks operator endpoints; it never widens the scopes a key reads or writes.
+A key writes only to its home scope and reads its home scope plus its allowed scopes, each only
+while its tenant owns the scope or holds a grant for it (resolved in SQL by
+``ctx_key_read_scopes``; a principal built from a key row is ``resolved`` and its read scopes are
+final, even when empty). The admin tier unlocks operator endpoints and counts only for keys of the
+root tenant; a tenant role (owner, admin, member) is authority inside the key's own tenant. Neither
+ever widens the scopes a key reads or writes.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from pydantic import BaseModel
 from ctx.core.errors import Forbidden, ValidationError
 
 SCOPE_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,49}$")
+ROLES = ("owner", "admin", "member")
+MANAGER_ROLES = ("owner", "admin")
+ROOT_TENANT = "root"
 
 
 @dataclass(frozen=True)
@@ -25,9 +32,15 @@ class Principal:
     allowed_scopes: tuple[str, ...] = ()
     is_admin: bool = False
     read_scopes: tuple[str, ...] = field(default=())
+    tenant_id: str | None = None
+    tenant: str = ROOT_TENANT
+    tenant_role: str = "member"
+    # True when read_scopes came from the database's tenant rules and are final (even empty);
+    # False for a principal built in code, whose read scopes are its home and allowed scopes.
+    resolved: bool = False
 
     def __post_init__(self) -> None:
-        if not self.read_scopes:
+        if not self.resolved and not self.read_scopes:
             ordered = [self.home_scope, *[s for s in self.allowed_scopes if s != self.home_scope]]
             object.__setattr__(self, "read_scopes", tuple(ordered))
 
@@ -39,10 +52,25 @@ class Principal:
             raise Forbidden(
                 f"this key writes only to its home scope {self.home_scope!r}, not {scope!r}"
             )
+        if scope not in self.read_scopes:
+            raise Forbidden(f"scope {scope!r} does not belong to this key's tenant {self.tenant!r}")
 
     def require_admin(self) -> None:
         if not self.is_admin:
             raise Forbidden("this action needs an admin key")
+
+    def manages(self, tenant_id: str) -> bool:
+        """Whether this key may administer ``tenant_id``: a root admin any tenant, an owner or
+        admin key its own."""
+        return self.is_admin or (
+            self.tenant_id is not None
+            and self.tenant_id == tenant_id
+            and self.tenant_role in MANAGER_ROLES
+        )
+
+    def require_manager(self, tenant_id: str, tenant: str) -> None:
+        if not self.manages(tenant_id):
+            raise Forbidden(f"this key cannot administer tenant {tenant!r}")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -52,6 +80,8 @@ class Principal:
             "allowed_scopes": list(self.allowed_scopes),
             "read_scopes": list(self.read_scopes),
             "is_admin": self.is_admin,
+            "tenant": self.tenant,
+            "tenant_role": self.tenant_role,
         }
 
     def scopes_for(self, wanted: list[str] | None) -> list[str]:
@@ -82,3 +112,5 @@ class WhoAmI(BaseModel):
     allowed_scopes: list[str]
     read_scopes: list[str]
     is_admin: bool
+    tenant: str
+    tenant_role: str

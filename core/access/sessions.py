@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from ctx.core.access.keys import authenticate, principal_of
+from ctx.core.access.keys import KEY_COLUMNS, KEY_TENANT_JOIN, authenticate, principal_of
 from ctx.core.access.principals import Principal
 from ctx.core.errors import Unauthorized
 
@@ -45,9 +45,9 @@ def session_principal(conn: psycopg.Connection[Any], token: str | None) -> Princ
     if not token or len(token) > 200:
         raise Unauthorized("not signed in")
     row = conn.execute(
-        "SELECT k.id, k.name, k.home_scope, k.allowed_scopes, k.is_admin, "
-        "(s.seen_at < now() - interval '1 minute') AS stale "
+        f"SELECT {KEY_COLUMNS}, (s.seen_at < now() - interval '1 minute') AS stale "
         "FROM context_web_sessions s JOIN context_api_keys k ON k.id = s.key_id "
+        f"{KEY_TENANT_JOIN} "
         "WHERE s.token_hash = %s AND s.expires_at > now() AND k.revoked_at IS NULL",
         (_hash(token),),
     ).fetchone()

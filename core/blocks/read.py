@@ -47,16 +47,26 @@ def fetch_block(conn: psycopg.Connection[Any], block_id: str) -> dict[str, Any]:
     return block
 
 
-def resolve_id(conn: psycopg.Connection[Any], who: Principal, ident: str) -> str:
-    """Resolve a full id or a unique prefix (4+ hex characters) within the caller's scopes."""
+def resolve_id(
+    conn: psycopg.Connection[Any], who: Principal, ident: str, *, granted: bool = False
+) -> str:
+    """Resolve a full id or a unique prefix (4+ hex characters) within the caller's scopes (and,
+    with ``granted``, the blocks granted to the caller's tenant: for reading only)."""
     ident = (ident or "").strip().lower()
     if not ID_PREFIX_RE.match(ident):
         raise ValidationError(
             "id must be a block id or a prefix of at least 4 hex characters", field="id"
         )
     rows = conn.execute(
-        "SELECT id FROM context_blocks WHERE id::text LIKE %s AND scope = ANY(%s) LIMIT 6",
-        (ident.replace("%", "") + "%", list(who.read_scopes)),
+        "SELECT id FROM context_blocks WHERE id::text LIKE %s AND (scope = ANY(%s) "
+        "OR (%s AND id IN (SELECT block_id FROM context_block_grants WHERE tenant_id = %s))) "
+        "LIMIT 6",
+        (
+            ident.replace("%", "") + "%",
+            list(who.read_scopes),
+            granted and who.tenant_id is not None,
+            who.tenant_id,
+        ),
     ).fetchall()
     if not rows:
         raise NotFound(f"no block {ident!r} in your scopes")
@@ -70,7 +80,7 @@ def resolve_id(conn: psycopg.Connection[Any], who: Principal, ident: str) -> str
 
 def get_block(app: App, who: Principal, ident: str) -> dict[str, Any]:
     with app.connection() as conn:
-        return fetch_block(conn, resolve_id(conn, who, ident))
+        return fetch_block(conn, resolve_id(conn, who, ident, granted=True))
 
 
 def _scopes(who: Principal, scope: str | None) -> list[str]:

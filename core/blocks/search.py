@@ -1,4 +1,5 @@
-"""Light full-text search (English and German configurations), scope-filtered, no model.
+"""Light full-text search (English and German configurations), scope-filtered (plus blocks granted
+to the caller's tenant), no model.
 
 The hybrid path with embeddings and fusion is ``ctx.core.retrieval``; this one answers from the
 full-text indexes alone.
@@ -30,7 +31,8 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
                                'MaxWords=30, MinWords=10, MaxFragments=1, StartSel=**, StopSel=**') AS snippet
               FROM context_blocks b, q
              WHERE (b.ts_en @@ q.en OR b.ts_de @@ q.de)
-               AND b.scope = ANY(%(scopes)s)
+               AND (b.scope = ANY(%(scopes)s) OR b.id IN (
+                    SELECT block_id FROM context_block_grants WHERE tenant_id = %(tenant)s))
                AND NOT b.is_archived
                AND (%(category)s::text IS NULL OR b.category = %(category)s)
                AND (b.category = %(category)s OR b.block_type NOT IN (
@@ -42,6 +44,8 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
             {
                 "q": req.query,
                 "scopes": scopes,
+                # blocks granted to the caller's tenant, unless the search names its scopes
+                "tenant": who.tenant_id if req.scopes is None else None,
                 "category": req.category,
                 "tags": req.tags,
                 "limit": limit,

@@ -137,6 +137,12 @@ def keys_create(
     ] = "",
     admin: Annotated[bool, typer.Option("--admin", help="Grant the admin tier.")] = False,
     name: Annotated[str | None, typer.Option("--name", help="A label for lists.")] = None,
+    tenant: Annotated[
+        str | None, typer.Option("--tenant", help="The key's tenant (default: the root).")
+    ] = None,
+    role: Annotated[
+        str | None, typer.Option("--role", help="owner, admin or member in its tenant.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a key; the token is printed once and never stored in readable form."""
@@ -148,6 +154,8 @@ def keys_create(
             home_scope=home_scope,
             allowed_scopes=allowed,
             is_admin=admin,
+            tenant=tenant,
+            role=role,
         )
     if as_json:
         dump_json({"id": key_id, "api_key": token})
@@ -168,7 +176,16 @@ def keys_list(
     else:
         table(
             rows,
-            ["key_prefix", "name", "home_scope", "allowed_scopes", "is_admin", "last_used_at"]
+            [
+                "key_prefix",
+                "name",
+                "tenant",
+                "tenant_role",
+                "home_scope",
+                "allowed_scopes",
+                "is_admin",
+                "last_used_at",
+            ]
             + (["revoked_at"] if all_keys else []),
         )
 

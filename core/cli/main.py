@@ -44,6 +44,7 @@ def build_cli(app: App) -> typer.Typer:
         mcp,
         secrets,
         temporal,
+        tenants,
         transfer,
     )
 
@@ -69,6 +70,7 @@ def build_cli(app: App) -> typer.Typer:
     transfer.register(cli)
     secrets.register(cli)
     temporal.register(cli)
+    tenants.register(cli)
     add_plugin_commands(cli, app)
     return cli
 

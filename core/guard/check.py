@@ -81,6 +81,9 @@ def _nearest_sql(generation: int, dims: int) -> str:
             WHERE e.generation = {gen} AND e.block_id <> q.id AND NOT b.is_archived
               AND ((b.created_at, b.id) < (q.created_at, q.id) OR b.guard_checked_at IS NOT NULL)
               AND (b.scope = ANY(%(scopes)s)) = %(inside)s
+              -- a match outside the writer's scopes is sought in the block's own tenant only:
+              -- no tenant's Guard learns of another tenant's blocks
+              AND (%(inside)s OR ctx_scope_tenant(b.scope) = ctx_scope_tenant(%(own)s))
             ORDER BY e.context::{vec} <=> q.embedding::{vec}
             LIMIT {CANDIDATES}) n
      ORDER BY similarity DESC LIMIT 1
@@ -93,11 +96,13 @@ def nearest(
     block_id: str,
     scopes: list[str],
     inside: bool,
+    own_scope: str | None = None,
 ) -> Neighbour | None:
-    """The most similar earlier block inside (or outside) ``scopes``."""
+    """The most similar earlier block inside ``scopes``, or outside them but in the tenant of
+    ``own_scope``."""
     row = conn.execute(
         _nearest_sql(generation["id"], generation["dimensions"]),
-        {"id": block_id, "scopes": scopes, "inside": inside},
+        {"id": block_id, "scopes": scopes, "inside": inside, "own": own_scope or ""},
     ).fetchone()
     if row is None:
         return None
@@ -106,10 +111,10 @@ def nearest(
 
 
 def writer_scopes(conn: psycopg.Connection[Any], block: dict[str, Any]) -> list[str]:
-    """The scopes the block's last writer can read (its key's home and allowed scopes); just the
-    block's own scope when the key is gone or revoked."""
+    """The scopes the block's last writer can read (its key's read scopes as the tenant rules
+    resolve them); just the block's own scope when the key is gone or revoked."""
     row = conn.execute(
-        "SELECT k.home_scope, k.allowed_scopes FROM context_write_log w "
+        "SELECT ctx_key_read_scopes(k.id) AS scopes FROM context_write_log w "
         "JOIN context_api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL "
         "WHERE w.block_id = %s AND w.action IN ('block.created', 'block.updated') "
         "ORDER BY w.id DESC LIMIT 1",
@@ -117,7 +122,7 @@ def writer_scopes(conn: psycopg.Connection[Any], block: dict[str, Any]) -> list[
     ).fetchone()
     scopes = [str(block["scope"])]
     if row is not None:
-        scopes += [row["home_scope"], *(row["allowed_scopes"] or [])]
+        scopes += list(row["scopes"] or [])
     return list(dict.fromkeys(scopes))
 
 
@@ -161,7 +166,7 @@ def check_block(
     limits = thresholds_for(app, conn, spec, generation)
     scopes = writer_scopes(conn, block)
     match = nearest(conn, generation, block["id"], scopes, inside=True)
-    cross = nearest(conn, generation, block["id"], scopes, inside=False)
+    cross = nearest(conn, generation, block["id"], scopes, inside=False, own_scope=block["scope"])
     if cross is not None and cross.similarity < limits.review:
         cross = None
     decision, reason, details = decide(block, match, limits, bool(app.settings["guard.same_words"]))

@@ -55,6 +55,7 @@ _ARGS = (
     ("common_cutoff", "real"),
     ("cutoff_min_blocks", "real"),
     ("private_category", "text"),
+    ("tenant", "uuid"),
 )
 
 
@@ -88,11 +89,13 @@ def rrf_arguments(
     exclude_types: Sequence[str] = (),
     date_query: str | None = None,
     private_category: str | None = None,
+    tenant: str | None = None,
     k: int | None = None,
     result_limit: int | None = None,
 ) -> dict[str, Any]:
     """The named arguments of ``ctx_rrf``: the query's, then the settings' (``k`` and
-    ``result_limit`` override ``query.rrf_k`` and ``query.candidates``)."""
+    ``result_limit`` override ``query.rrf_k`` and ``query.candidates``); ``tenant`` adds the
+    blocks granted to that tenant to ``scopes``."""
     s = app.settings
     args: dict[str, Any] = {
         "query": query,
@@ -111,6 +114,7 @@ def rrf_arguments(
         "common_cutoff": float(s["query.fts_common_cutoff"]),
         "cutoff_min_blocks": float(s["query.fts_cutoff_min_blocks"]),
         "private_category": private_category,
+        "tenant": tenant,
     }
     for c in CHANNELS:
         args[f"weight_{c.name}"] = float(weights[c.name])

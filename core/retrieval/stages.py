@@ -117,6 +117,8 @@ def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         exclude_types=req.exclude_types,
         date_query=date_query(q.temporal),
         private_category=req.private_category,
+        # blocks granted to the caller's tenant, unless the query names its scopes
+        tenant=q.who.tenant_id if req.scopes is None else None,
     )
 
 

@@ -50,8 +50,10 @@ CREATE FUNCTION ctx_rrf(
     p_date_query         text,       -- 'd20260323 | m202603', or NULL: no date channel
     p_common_cutoff      real,
     p_cutoff_min_blocks  real,
-    p_private_category   text        -- blocks of 'private' types are found only in this category
+    p_private_category   text,       -- blocks of 'private' types are found only in this category
                                      -- (NULL: only when p_category names theirs)
+    p_tenant             uuid        -- the caller's tenant: blocks granted to it are read besides
+                                     -- p_scopes (NULL: none)
 ) RETURNS TABLE (
     block_id       uuid,
     score          double precision,
@@ -69,6 +71,7 @@ LANGUAGE plpgsql STABLE AS $$
 DECLARE
     excluded   text[];
     private    text[];
+    granted    uuid[];
     q_en       tsquery;
     q_de       tsquery;
     q_dates    tsquery;
@@ -76,7 +79,7 @@ DECLARE
     w          real[] := ARRAY[p_weight_dense, p_weight_fts_en, p_weight_fts_de, p_weight_trigram,
                                p_weight_dates];
     filters    constant text :=
-        'b.scope = ANY($3) AND NOT b.is_archived AND NOT (b.block_type = ANY($6)) '
+        '(b.scope = ANY($3) OR b.id = ANY($22)) AND NOT b.is_archived AND NOT (b.block_type = ANY($6)) '
         'AND ($4::text IS NULL OR b.category = $4) AND b.tags @> $5 AND NOT (b.id = ANY($8)) '
         'AND (NOT (b.block_type = ANY($20)) OR b.category = $21)';
     dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
@@ -88,6 +91,7 @@ BEGIN
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
     private := ARRAY(SELECT name::text FROM context_block_types WHERE retrieval_policy = 'private');
+    granted := ARRAY(SELECT block_id FROM context_block_grants WHERE tenant_id = p_tenant);
     -- The query without English stopwords: the German channel would otherwise match German
     -- text through "we", "do", "how", and the title channel would compare every title that
     -- shares a trigram with "the".
@@ -185,5 +189,5 @@ BEGIN
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
           p_limit_trigram, w, p_k::double precision, p_result_limit, q_en, q_de, content_words,
-          q_dates, p_limit_dates, private, coalesce(p_private_category, p_category);
+          q_dates, p_limit_dates, private, coalesce(p_private_category, p_category), granted;
 END $$;

@@ -21,6 +21,7 @@ from ctx.ui.api import (
     health,
     observe,
     query,
+    tenants,
     transfer,
 )
 from ctx.ui.api.errors import install_error_handlers
@@ -44,6 +45,7 @@ ROUTERS = (
     chat.router,
     transfer.router,
     blobs.router,
+    tenants.router,
 )
 
 

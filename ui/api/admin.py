@@ -29,6 +29,8 @@ class KeyCreate(Strict):
     home_scope: str
     allowed_scopes: list[str] = Field(default_factory=list)
     is_admin: bool = False
+    tenant: str | None = Field(default=None, description="The key's tenant (default: the root).")
+    role: str | None = Field(default=None, description="owner, admin or member.")
 
 
 @router.get("/settings", name="settings-list")
@@ -82,7 +84,7 @@ def keys_list(app: AppDep, _: AdminDep) -> dict[str, Any]:
 
 
 @router.post("/keys", name="keys-create", status_code=201)
-def keys_create(body: KeyCreate, app: AppDep, _: AdminDep) -> dict[str, Any]:
+def keys_create(body: KeyCreate, app: AppDep, who: AdminDep) -> dict[str, Any]:
     with app.connection() as conn:
         key_id, token = access.create_key(
             conn,
@@ -90,6 +92,9 @@ def keys_create(body: KeyCreate, app: AppDep, _: AdminDep) -> dict[str, Any]:
             home_scope=body.home_scope,
             allowed_scopes=body.allowed_scopes,
             is_admin=body.is_admin,
+            tenant=body.tenant,
+            role=body.role,
+            who=who,
         )
     return {"id": key_id, "api_key": token}
 
