@@ -156,12 +156,20 @@ def claim_scope(
         )
     if tenant["is_root"]:
         conn.execute("DELETE FROM context_tenant_scopes WHERE scope = %s", (scope,))
-    else:
+    elif move:
         conn.execute(
             "INSERT INTO context_tenant_scopes (scope, tenant_id) VALUES (%s, %s) "
             "ON CONFLICT (scope) DO UPDATE SET tenant_id = EXCLUDED.tenant_id",
             (scope, tenant["id"]),
         )
+    else:  # a claim racing another one for the same free scope: the first wins, never both
+        won = conn.execute(
+            "INSERT INTO context_tenant_scopes (scope, tenant_id) VALUES (%s, %s) "
+            "ON CONFLICT (scope) DO NOTHING RETURNING scope",
+            (scope, tenant["id"]),
+        ).fetchone()
+        if won is None:
+            raise Conflict(f"scope {scope!r} was just claimed by another tenant")
 
 
 def add_scope(

@@ -91,7 +91,7 @@ BEGIN
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
     private := ARRAY(SELECT name::text FROM context_block_types WHERE retrieval_policy = 'private');
-    granted := ARRAY(SELECT block_id FROM context_block_grants WHERE tenant_id = p_tenant);
+    granted := ARRAY(SELECT g.block_id FROM context_block_grants g WHERE g.tenant_id = p_tenant);
     -- The query without English stopwords: the German channel would otherwise match German
     -- text through "we", "do", "how", and the title channel would compare every title that
     -- shares a trigram with "the".

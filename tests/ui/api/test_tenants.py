@@ -191,8 +191,17 @@ def test_a_block_grant_shares_one_block_for_reading(two: Two) -> None:
         assert r.status_code == 200, r.text
         return {hit["id"] for hit in r.json()["results"]}
 
-    assert found(two.globex_owner) == {shared}
-    assert found(two.acme_owner) == {shared, private}
+    def queried(headers: dict[str, str]) -> set[str]:
+        r = two.client.post("/api/query", json={"query": "zeppelin"}, headers=headers)
+        assert r.status_code == 200, r.text
+        return {hit["id"] for hit in r.json()["sources"]}
+
+    assert found(two.globex_owner) == queried(two.globex_owner) == {shared}
+    assert found(two.acme_owner) == queried(two.acme_owner) == {shared, private}
+    # a search that names its scopes gets only those
+    r = two.client.post("/api/search", json={"query": "zeppelin", "scopes": ["globex"]},
+                        headers=two.globex_owner)  # fmt: skip
+    assert r.json()["results"] == []
     got = two.client.post("/api/manage", json={"action": "get", "id": shared},
                           headers=two.globex_owner)  # fmt: skip
     assert got.status_code == 200
@@ -210,4 +219,4 @@ def test_a_block_grant_shares_one_block_for_reading(two: Two) -> None:
     r = two.client.delete("/api/tenants/globex/grants", params={"block_id": shared},
                           headers=two.acme_owner)  # fmt: skip
     assert r.status_code == 200
-    assert found(two.globex_owner) == set()
+    assert found(two.globex_owner) == queried(two.globex_owner) == set()
