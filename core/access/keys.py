@@ -14,7 +14,7 @@ import psycopg
 
 from ctx.core.access.principals import Principal, validate_scope
 from ctx.core.access.tenants import check_key_request, get_tenant
-from ctx.core.errors import NotFound, Unauthorized, ValidationError
+from ctx.core.errors import Forbidden, NotFound, Unauthorized, ValidationError
 
 TOKEN_PREFIX = "ctx_"
 
@@ -99,14 +99,24 @@ def authenticate(conn: psycopg.Connection[Any], token: str | None) -> Principal:
 
 def principal_of(row: Mapping[str, Any]) -> Principal:
     """The principal of a key row read with ``KEY_COLUMNS``, for every way in: a key, a web
-    session. The operator tier counts only in the root tenant."""
+    session. The operator tier counts only in the root tenant.
+
+    A key whose home scope its tenant no longer owns (a scope moved away under it) is refused
+    whole: much of ctx acts on the home scope (writes, chats, digests, numbering), and none of it
+    may reach another tenant's scope."""
+    read_scopes = tuple(row["read_scopes"] or ())
+    if row["home_scope"] not in read_scopes:
+        raise Forbidden(
+            f"this key's home scope {row['home_scope']!r} no longer belongs to its tenant "
+            f"{row['tenant']!r}; create a new key"
+        )
     return Principal(
         key_id=str(row["id"]),
         name=row["name"],
         home_scope=row["home_scope"],
         allowed_scopes=tuple(row["allowed_scopes"] or ()),
         is_admin=bool(row["is_admin"]) and bool(row["tenant_is_root"]),
-        read_scopes=tuple(row["read_scopes"] or ()),
+        read_scopes=read_scopes,
         tenant_id=str(row["tenant_id"]),
         tenant=row["tenant"],
         tenant_role=row["tenant_role"],

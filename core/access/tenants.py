@@ -147,6 +147,17 @@ def claim_scope(
     owner = scope_owner(conn, scope)
     if owner["id"] == tenant["id"]:
         return
+    homes = conn.execute(
+        "SELECT count(*) AS n FROM context_api_keys WHERE revoked_at IS NULL "
+        "AND home_scope = %s AND tenant_id <> %s",
+        (scope, tenant["id"]),
+    ).fetchone()
+    assert homes is not None
+    if homes["n"]:
+        raise Conflict(
+            f"scope {scope!r} is the home scope of {homes['n']} active key(s) of tenant "
+            f"{owner['name']!r}; revoke them first"
+        )
     free = not owner["claimed"] and not scope_in_use(conn, scope, tenant["id"])
     if not free and not move:
         raise Conflict(
