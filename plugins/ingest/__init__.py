@@ -2,6 +2,8 @@
 tags, aliases, wikilinks, chunks along headings) and sends them to ``/api/ingest``, which stores
 each chunk as a block through the core's write path and turns wikilinks into ``context_links``.
 A second run sends only notes whose content hash changed and archives the blocks of deleted notes.
+Documents (Markdown, text, HTML, PDF) go to ``POST /api/ingest`` one at a time, from
+``ctx ingest FILE...`` or any client; the server parses them and keeps each chunk's page or heading.
 
 Importing this package loads no routes or commands: each hook imports its module.
 """

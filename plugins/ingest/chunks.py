@@ -28,6 +28,10 @@ class Chunk:
     headings: list[str] = field(default_factory=list)
     links: list[Wikilink] = field(default_factory=list)
     attachments: list[str] = field(default_factory=list)
+    #: where the chunk's own text (without the overlap) lies in the body: a PDF's chunk finds
+    #: its pages by these offsets
+    start: int = 0
+    end: int = 0
 
 
 @dataclass
@@ -37,10 +41,12 @@ class Span:
     heading: str | None
 
 
-def sections(masked: str) -> list[Span]:
-    """Spans from one splitting heading to the next (the first may have no heading)."""
+def sections(masked: str, depth: int = 3) -> list[Span]:
+    """Spans from one splitting heading (``#`` to ``depth`` ``#``) to the next (the first may
+    have no heading)."""
+    pattern = SPLIT_HEADING if depth == 3 else ANY_HEADING
     marks: list[tuple[int, str | None]] = [
-        (m.start(), m.group(1).strip()) for m in SPLIT_HEADING.finditer(masked)
+        (m.start(), m.group(1).strip()) for m in pattern.finditer(masked)
     ]
     if not marks or marks[0][0] > 0:
         marks.insert(0, (0, None))
@@ -90,13 +96,18 @@ def tail(text: str, overlap: int) -> str:
     return piece[space + 1 :] if 0 <= space < len(piece) - 1 else piece
 
 
-def split(body: str, limit: int, overlap: int) -> list[Chunk]:
-    """The note's chunks: one for a body of at most ``limit`` characters, else along headings."""
+def split(
+    body: str, limit: int, overlap: int, headings: bool = True, depth: int = 3
+) -> list[Chunk]:
+    """The note's chunks: one for a body of at most ``limit`` characters, else along headings
+    of up to ``depth`` ``#`` (3 or 6; ``headings=False``: plain text, where a line starting with
+    ``#`` is no heading, is cut at paragraph breaks only)."""
     masked = mask_code(body)
     if len(body) <= limit:
         spans = [Span(0, len(body), None)]
     else:
-        spans = joined([p for s in sections(masked) for p in cut(s, masked, limit)], limit)
+        whole = sections(masked, depth) if headings else [Span(0, len(body), None)]
+        spans = joined([p for s in whole for p in cut(s, masked, limit)], limit)
     chunks: list[Chunk] = []
     previous = ""
     for span in spans:
@@ -108,9 +119,13 @@ def split(body: str, limit: int, overlap: int) -> list[Chunk]:
             Chunk(
                 content=f"{lead}\n\n{text}" if lead else text,
                 heading=span.heading,
-                headings=[m.group(1).strip() for m in ANY_HEADING.finditer(part)],
+                headings=[m.group(1).strip() for m in ANY_HEADING.finditer(part)]
+                if headings
+                else [],
                 links=links,
                 attachments=attachments,
+                start=span.start,
+                end=span.end,
             )
         )
         previous = text

@@ -1,4 +1,5 @@
-"""``ctx ingest VAULT``: parse an Obsidian vault here, send what changed, archive what is gone."""
+"""``ctx ingest VAULT``: parse an Obsidian vault here, send what changed, archive what is gone;
+``ctx ingest FILE...``: send documents (``doc_cli``)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ctx.core import ApiClient, ValidationError
+from ctx.plugins.ingest.doc_cli import BODY_LIMIT, ingest_files
+from ctx.plugins.ingest.documents import KINDS
 from ctx.plugins.ingest.prepare import payload
 from ctx.plugins.ingest.settings import CHUNK_CHARS, CHUNK_OVERLAP
 from ctx.plugins.ingest.upload import batches, send_all
-from ctx.plugins.ingest.vault import note_paths, read_note
+from ctx.plugins.ingest.vault import note_paths, read_note, vault_path
 
-DEFAULTS = {CHUNK_CHARS: 4000, CHUNK_OVERLAP: 200}
+BODY_LIMIT_KEY = "server.ingest_body_limit"
+DEFAULTS = {CHUNK_CHARS: 4000, CHUNK_OVERLAP: 200, BODY_LIMIT_KEY: BODY_LIMIT}
+DOCUMENT_SUFFIXES = tuple(suffix for _, suffixes, _ in KINDS.values() for suffix in suffixes)
 
 
 def setting(ctx: typer.Context, key: str) -> int:
@@ -53,7 +58,7 @@ def parse_vault(
     paths: list[str] = []
     broken: list[tuple[str, str]] = []
     for file in note_paths(root):
-        rel = file.relative_to(root).as_posix()
+        rel = vault_path(root, file)
         paths.append(rel)
         try:
             note, problems = payload(read_note(root, file), limit, overlap)
@@ -80,7 +85,14 @@ def progress_bar() -> Progress:
 
 def ingest(
     ctx: typer.Context,
-    vault: Annotated[Path, typer.Argument(help="The vault's folder.")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="A vault's folder, or document files (Markdown, text, HTML, PDF).",
+            metavar="PATH...",
+            show_default=False,
+        ),
+    ],
     name: Annotated[
         str | None, typer.Option("--vault-name", help="Name of the vault (default: folder name).")
     ] = None,
@@ -89,10 +101,51 @@ def ingest(
     ] = False,
     batch: Annotated[int, typer.Option(help="Notes per request.", min=1, max=1000)] = 100,
     workers: Annotated[int, typer.Option(help="Requests in parallel.", min=1, max=16)] = 2,
+    category: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="Documents: the blocks' category (default: ingest.document_category).",
+        ),
+    ] = None,
+    tags: Annotated[
+        list[str] | None,
+        typer.Option("--tag", metavar="TAG", help="Documents: a tag for every block (repeat)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Ingest an Obsidian vault: notes become blocks, wikilinks become links; a second run
-    sends only changed notes and archives the blocks of deleted ones."""
+    """Ingest an Obsidian vault (a folder: notes become blocks, wikilinks become links; a second
+    run sends only changed notes and archives the blocks of deleted ones), or documents (files:
+    each becomes one block, or a block per chunk, with its page or heading)."""
+    if len(paths) == 1 and is_vault(paths[0]):
+        return ingest_vault(ctx, paths[0], name, dry_run, batch, workers, as_json)
+    if any(p.expanduser().is_dir() for p in paths):
+        raise ValidationError("give one vault folder, or document files, not both", field="paths")
+    body: dict[str, Any] = {"tags": tags or []}
+    if category is not None:
+        body["category"] = category
+    limits = (setting(ctx, CHUNK_CHARS), setting(ctx, CHUNK_OVERLAP), setting(ctx, BODY_LIMIT_KEY))
+    ingest_files(None if dry_run else client(ctx), paths, body, limits, as_json)
+
+
+def is_vault(path: Path) -> bool:
+    """A folder, or a missing path that does not look like a document (so a mistyped vault is
+    still reported as one)."""
+    path = path.expanduser()
+    return path.is_dir() or (
+        not path.exists() and not path.name.lower().endswith(DOCUMENT_SUFFIXES)
+    )
+
+
+def ingest_vault(
+    ctx: typer.Context,
+    vault: Path,
+    name: str | None,
+    dry_run: bool,
+    batch: int,
+    workers: int,
+    as_json: bool,
+) -> None:
     root = vault.expanduser()
     if not root.is_dir():
         raise ValidationError(f"no vault folder at {str(vault)!r}", field="vault")

@@ -1,8 +1,9 @@
 """Wikilinks as ``context_links`` rows between the blocks of one vault in one scope.
 
 A link is resolved the way Obsidian finds a note: by vault path, then file name, then title, then
-alias (case-insensitive); several candidates prefer the linking note's folder, then the shortest
-path. A heading (``[[Note#Heading]]``) picks the chunk that holds it, else the note's first
+alias (case-insensitive, and blind to Unicode normalisation: a composed ``[[Müller]]`` finds a note
+stored with a decomposed name); several candidates prefer the linking note's folder, then the
+shortest path. A heading (``[[Note#Heading]]``) picks the chunk that holds it, else the note's first
 chunk. Links to notes not yet stored simply find nothing now; ``finish`` resolves every link of
 the vault again once all notes are in.
 
@@ -12,6 +13,7 @@ the caller's home scope (the only scope it can write), which the queries enforce
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -66,6 +68,11 @@ def vault_rows(conn: Any, scope: str, category: str) -> list[Row]:
     ]
 
 
+def fold(name: str) -> str:
+    """A name as the index compares it: NFC, lower case."""
+    return unicodedata.normalize("NFC", name).lower()
+
+
 class Index:
     """Where a wikilink target leads, over one vault's rows."""
 
@@ -76,17 +83,17 @@ class Index:
         self.by_name: dict[str, set[str]] = defaultdict(set)
         for row in rows:
             self.chunks[row.path].append(row)
-            bare = row.path[:-3].lower()
+            bare = fold(row.path[:-3])
             self.by_path[bare].add(row.path)
             self.by_stem[bare.rsplit("/", 1)[-1]].add(row.path)
             for name in (row.title, *row.aliases):
                 if name:
-                    self.by_name[name.lower()].add(row.path)
+                    self.by_name[fold(name)].add(row.path)
         for parts in self.chunks.values():
             parts.sort(key=lambda r: r.chunk)
 
     def note(self, name: str, source: Row) -> str | None:
-        key = name.lower().strip("/")
+        key = fold(name).strip("/")
         found = self.by_path.get(key) or (
             {p for bare, ps in self.by_path.items() if bare.endswith("/" + key) for p in ps}
             if "/" in key
@@ -104,10 +111,10 @@ class Index:
         if path is None:
             return None
         parts = self.chunks[path]
-        wanted = heading.strip().lower()
+        wanted = fold(heading.strip())
         if wanted:
             for part in parts:
-                if any(h.lower() == wanted for h in part.headings):
+                if any(fold(h) == wanted for h in part.headings):
                     return part.id
         return parts[0].id
 

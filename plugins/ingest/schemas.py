@@ -55,3 +55,26 @@ class NotesRequest(Request):
 class FinishRequest(Request):
     vault: VaultName
     paths: list[NotePath] = Field(max_length=1_000_000, description="Every note of the vault now.")
+
+
+class DocumentRequest(Request):
+    """One document, its bytes in base64; the server parses, chunks and stores it."""
+
+    filename: Annotated[str, StringConstraints(min_length=1, max_length=1000)] = Field(
+        description="The file's name; its suffix tells the type when `mime` is not given."
+    )
+    content_base64: str = Field(
+        max_length=140_000_000, description="The file's bytes, base64 (standard alphabet)."
+    )
+    mime: Annotated[str, StringConstraints(max_length=200)] | None = Field(
+        default=None, description="text/markdown, text/plain, text/html or application/pdf."
+    )
+    category: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = Field(
+        default=None, description="Default: the setting ingest.document_category."
+    )
+    tags: list[Annotated[str, StringConstraints(max_length=100)]] = Field(
+        default_factory=list, max_length=50
+    )
+    metadata: dict[str, Any] = Field(
+        default_factory=dict, description="Kept on every block; the provenance fields win."
+    )

@@ -1,10 +1,12 @@
-"""The ingest's settings: where notes go and how long a block may get before it is split."""
+"""The ingest's settings: where notes and documents go, and how long a block may get before it
+is split."""
 
 from __future__ import annotations
 
 from ctx.core import Setting
 
 CATEGORY = "ingest.category"
+DOCUMENT_CATEGORY = "ingest.document_category"
 CHUNK_CHARS = "ingest.chunk_chars"
 CHUNK_OVERLAP = "ingest.chunk_overlap"
 
@@ -14,6 +16,12 @@ SETTINGS = [
         str,
         "obsidian",
         "Category prefix of ingested notes; a vault's blocks get '<prefix>/<vault name>'.",
+    ),
+    Setting(
+        DOCUMENT_CATEGORY,
+        str,
+        "documents",
+        "Category of documents sent to POST /api/ingest (ctx ingest FILE); a request may name another.",
     ),
     Setting(
         CHUNK_CHARS,

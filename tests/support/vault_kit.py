@@ -1,12 +1,15 @@
-"""Obsidian vaults built in a folder for the ingest tests and the benchmark.
+"""Obsidian vaults and documents built for the ingest tests and the benchmark.
 
 ``sample_vault`` has one of everything ``ctx ingest`` must handle (English and German notes,
 aliases, headings, embeds, every kind of front matter, broken files, a cp1252 file, deep folders,
-folders to skip, two notes with one file name, a long note); ``bulk_vault`` makes many linked notes.
+folders to skip, two notes with one file name, a long note); ``bulk_vault`` makes many linked notes;
+``german_vault`` is umlauts and ß everywhere, with file names written decomposed as macOS does.
+``pdf_bytes`` and ``image_pdf`` make PDFs with fpdf2 (pages of text; one image and no text).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +85,58 @@ def bulk_vault(root: Path, notes: int) -> Path:
             body += [f"\n## Part {p}\n\n{LONG_SECTION}\n" for p in range(1, 4)]
         write(root, f"{folder}/note-{i}.md", "\n".join(body))
     return root
+
+
+def nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
+
+
+def german_vault(root: Path) -> Path:
+    """A German vault: umlauts and ß in file names (some written NFD, as macOS does), titles,
+    headings, aliases and front matter keys, and links in every form Obsidian allows."""
+    write(
+        root,
+        "Übersicht.md",
+        "---\ntitle: Übersicht\naliases: [Überblick, Startseite]\nDatum: 2024-05-06\n"
+        "Schlagwörter: [Stadt, Häuser]\ntags: [übersicht]\n---\n"
+        "# Übersicht\n\nDie alten Häuser der Straße stehen unter Denkmalschutz.\n\n"
+        "Siehe [[Straße#Öffnungszeiten]] und [[Müller]].\n",
+    )
+    write(
+        root,
+        "Straße.md",
+        "---\naliases: [Strasse]\n---\nDie Straße führt zum Markt. Zurück zur "
+        "[[Übersicht|Überblick]].\n\n## Öffnungszeiten\n\nMontag bis Freitag, 8 bis 18 Uhr.\n",
+    )
+    write(root, nfd("Müller.md"), "Herr Müller wohnt in der [[Straße]] (siehe [[Überblick]]).\n")
+    write(root, nfd("Ordner/Größe.md"), "# Größe\n\nMaße und Gewichte, siehe [[Mu\u0308ller]].\n")
+    return root
+
+
+def pdf_bytes(pages: list[str], title: str | None = None) -> bytes:
+    """A PDF with one page per string (latin-1 text in Helvetica), the title in its metadata."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    if title:
+        pdf.set_title(title)
+    for text in pages:
+        pdf.add_page()
+        pdf.set_font("helvetica", size=11)
+        pdf.multi_cell(0, 5, text)
+    return bytes(pdf.output())
+
+
+def image_pdf() -> bytes:
+    """A one-page PDF with an image and a frame, no text at all: what a scanner makes."""
+    from fpdf import FPDF
+    from PIL import Image
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(Image.new("RGB", (60, 40), (200, 30, 30)), x=20, y=20, w=120)
+    pdf.rect(10, 10, 150, 100)
+    return bytes(pdf.output())
 
 
 def wikilinks(app: App, scope: str) -> set[tuple[str, str]]:
