@@ -1,6 +1,6 @@
 """The workbench's routers, one per resource."""
 
-from ctx.ui.web.routes import admin, ask, auth, blocks, chat, dashboard, graph, review
+from ctx.ui.web.routes import admin, ask, auth, blocks, chat, dashboard, graph, review, tenant
 
 ROUTERS = (
     auth.router,
@@ -11,4 +11,5 @@ ROUTERS = (
     graph.router,
     review.router,
     admin.router,
+    tenant.router,
 )
