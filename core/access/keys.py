@@ -73,7 +73,8 @@ def create_key(
 # and its read scopes as the tenant rules resolve them.
 KEY_COLUMNS = (
     "k.id, k.name, k.home_scope, k.allowed_scopes, k.is_admin, k.tenant_id, k.tenant_role, "
-    "t.name AS tenant, t.is_root AS tenant_is_root, ctx_key_read_scopes(k.id) AS read_scopes"
+    "t.name AS tenant, t.is_root AS tenant_is_root, ctx_key_read_scopes(k.id) AS read_scopes, "
+    "ctx_scope_tenant(k.home_scope) = k.tenant_id AS home_owned"
 )
 KEY_TENANT_JOIN = "JOIN context_tenants t ON t.id = k.tenant_id"
 
@@ -105,7 +106,7 @@ def principal_of(row: Mapping[str, Any]) -> Principal:
     whole: much of ctx acts on the home scope (writes, chats, digests, numbering), and none of it
     may reach another tenant's scope."""
     read_scopes = tuple(row["read_scopes"] or ())
-    if row["home_scope"] not in read_scopes:
+    if row["home_scope"] not in read_scopes or not row["home_owned"]:
         raise Forbidden(
             f"this key's home scope {row['home_scope']!r} no longer belongs to its tenant "
             f"{row['tenant']!r}; create a new key"
@@ -120,6 +121,7 @@ def principal_of(row: Mapping[str, Any]) -> Principal:
         tenant_id=str(row["tenant_id"]),
         tenant=row["tenant"],
         tenant_role=row["tenant_role"],
+        tenant_is_root=bool(row["tenant_is_root"]),
         resolved=True,
     )
 

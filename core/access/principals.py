@@ -35,6 +35,7 @@ class Principal:
     tenant_id: str | None = None
     tenant: str = ROOT_TENANT
     tenant_role: str = "member"
+    tenant_is_root: bool = False
     # True when read_scopes came from the database's tenant rules and are final (even empty);
     # False for a principal built in code, whose read scopes are its home and allowed scopes.
     resolved: bool = False
@@ -61,11 +62,13 @@ class Principal:
 
     def manages(self, tenant_id: str) -> bool:
         """Whether this key may administer ``tenant_id``: a root admin any tenant, an owner or
-        admin key its own."""
+        admin key its own. The root tenant owns every unclaimed scope, so administering it is
+        the operator's job: there a role without the admin tier administers nothing."""
         return self.is_admin or (
             self.tenant_id is not None
             and self.tenant_id == tenant_id
             and self.tenant_role in MANAGER_ROLES
+            and not self.tenant_is_root
         )
 
     def require_manager(self, tenant_id: str, tenant: str) -> None:

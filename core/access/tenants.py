@@ -7,7 +7,8 @@ scope grant lets another tenant's keys read a whole scope (a key still lists it 
 scopes), a block grant shows one block to another tenant in retrieval and by id.
 
 Administration: the root tenant's admin keys administer every tenant; an owner or admin key
-administers its own tenant (its keys, scopes and grants); only owners create owner keys.
+administers its own tenant (its keys, scopes and grants); only owners create or revoke owner keys.
+The root tenant is administered by admin keys only: it owns every unclaimed scope.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from ctx.core.access.principals import MANAGER_ROLES, ROLES, ROOT_TENANT, Principal, validate_scope
 from ctx.core.errors import Conflict, Forbidden, NotFound, ValidationError
@@ -124,25 +126,46 @@ def scope_owner(conn: psycopg.Connection[Any], scope: str) -> dict[str, Any]:
     return dict(row)
 
 
+# Tables whose scope column says who may use a scope rather than holding data of it.
+_TENANCY_TABLES = ("context_tenant_scopes", "context_scope_grants", "context_api_keys")
+
+
 def scope_in_use(conn: psycopg.Connection[Any], scope: str, tenant_id: str) -> bool:
-    """Whether ``scope`` holds data or serves a key of another tenant."""
+    """Whether ``scope`` was ever used: any row of any table with a ``scope`` column (blocks,
+    blobs, threads, chats, issues, the write log, whatever a plugin adds), or an active key of
+    another tenant. A scope once used is never free: its history is someone's."""
+    tables = conn.execute(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND column_name = 'scope' AND NOT (table_name = ANY(%s)) ORDER BY table_name",
+        (list(_TENANCY_TABLES),),
+    ).fetchall()
+    for t in tables:
+        query = sql.SQL("SELECT 1 FROM {} WHERE scope = %s LIMIT 1").format(
+            sql.Identifier(t["table_name"])
+        )
+        if conn.execute(query, (scope,)).fetchone():
+            return True
     row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM context_blocks WHERE scope = %(s)s) "
-        "OR EXISTS (SELECT 1 FROM context_blobs WHERE scope = %(s)s) "
-        "OR EXISTS (SELECT 1 FROM context_api_keys WHERE revoked_at IS NULL "
-        "           AND tenant_id <> %(t)s AND (home_scope = %(s)s OR %(s)s = ANY(allowed_scopes))) "
-        "AS busy",
-        {"s": scope, "t": tenant_id},
+        "SELECT EXISTS (SELECT 1 FROM context_api_keys WHERE revoked_at IS NULL "
+        "AND tenant_id <> %s AND (home_scope = %s OR %s = ANY(allowed_scopes))) AS busy",
+        (tenant_id, scope, scope),
     ).fetchone()
     assert row is not None
     return bool(row["busy"])
 
 
 def claim_scope(
-    conn: psycopg.Connection[Any], tenant: dict[str, Any], scope: str, *, move: bool = False
+    conn: psycopg.Connection[Any],
+    tenant: dict[str, Any],
+    scope: str,
+    *,
+    move: bool = False,
+    detail: bool = True,
 ) -> None:
-    """Make ``tenant`` own ``scope``. A scope nobody claimed and nobody uses is free; taking one
-    with data or another tenant's scope is a move, which only a root admin may ask for (``move``)."""
+    """Make ``tenant`` own ``scope``. A scope nobody claimed and nobody ever used is free; taking
+    one in use or another tenant's is a move, which only a root admin may ask for (``move``),
+    and never while keys of the old owner live in it. Whatever the old owner shared of the scope
+    is unshared. ``detail`` False: a refusal names no other tenant (for tenant keys)."""
     validate_scope(scope)
     owner = scope_owner(conn, scope)
     if owner["id"] == tenant["id"]:
@@ -157,6 +180,8 @@ def claim_scope(
         raise Conflict(
             f"scope {scope!r} is the home scope of {homes['n']} active key(s) of tenant "
             f"{owner['name']!r}; revoke them first"
+            if detail
+            else f"scope {scope!r} is not free"
         )
     free = not owner["claimed"] and not scope_in_use(conn, scope, tenant["id"])
     if not free and not move:
@@ -164,6 +189,8 @@ def claim_scope(
             f"scope {scope!r} belongs to tenant {owner['name']!r}"
             + ("" if owner["claimed"] else " and is in use")
             + "; a root admin can move it"
+            if detail
+            else f"scope {scope!r} is not free"
         )
     if tenant["is_root"]:
         conn.execute("DELETE FROM context_tenant_scopes WHERE scope = %s", (scope,))
@@ -180,7 +207,14 @@ def claim_scope(
             (scope, tenant["id"]),
         ).fetchone()
         if won is None:
-            raise Conflict(f"scope {scope!r} was just claimed by another tenant")
+            raise Conflict(f"scope {scope!r} is not free")
+    # the old owner's shares of this scope were the old owner's decision, not the new one's
+    conn.execute("DELETE FROM context_scope_grants WHERE scope = %s", (scope,))
+    conn.execute(
+        "DELETE FROM context_block_grants g USING context_blocks b "
+        "WHERE b.id = g.block_id AND b.scope = %s",
+        (scope,),
+    )
 
 
 def add_scope(
@@ -189,7 +223,7 @@ def add_scope(
     tenant = managed_tenant(conn, who, name)
     if move and not who.is_admin:
         raise Forbidden("only a root admin moves a scope between tenants")
-    claim_scope(conn, tenant, scope, move=move)
+    claim_scope(conn, tenant, scope, move=move, detail=who.is_admin)
     return {"tenant": name, "scope": scope}
 
 
@@ -216,19 +250,20 @@ def tenant_scopes(conn: psycopg.Connection[Any], tenant: dict[str, Any]) -> list
 def grant_scope(
     conn: psycopg.Connection[Any], who: Principal, scope: str, to: str
 ) -> dict[str, Any]:
-    """Let tenant ``to`` read ``scope``; by an administrator of the scope's tenant."""
+    """Let tenant ``to`` read ``scope``; by an administrator of the scope's tenant. The receiving
+    tenant's keys read it once a key lists it in its allowed scopes (their administrators decide
+    that), and only while the granting tenant owns the scope."""
     validate_scope(scope)
     owner = scope_owner(conn, scope)
-    owner_tenant = get_tenant(conn, owner["name"])
-    if not who.manages(owner_tenant["id"]):
+    if not who.manages(owner["id"]):
         raise Forbidden(f"this key cannot share scope {scope!r}")
     target = get_tenant(conn, to)
     if target["id"] == owner["id"]:
         raise ValidationError(f"tenant {to!r} owns scope {scope!r} already", field="to")
     conn.execute(
-        "INSERT INTO context_scope_grants (scope, tenant_id, granted_by) VALUES (%s, %s, %s) "
-        "ON CONFLICT DO NOTHING",
-        (scope, target["id"], who.key_id),
+        "INSERT INTO context_scope_grants (scope, tenant_id, granted_by, owner_tenant_id) "
+        "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+        (scope, target["id"], who.key_id, owner["id"]),
     )
     return {"scope": scope, "tenant": to, "granted": True}
 
@@ -236,6 +271,7 @@ def grant_scope(
 def revoke_scope(
     conn: psycopg.Connection[Any], who: Principal, scope: str, to: str
 ) -> dict[str, Any]:
+    """Take back a scope grant: by the scope's owner, or declined by the receiving tenant."""
     validate_scope(scope)
     owner = scope_owner(conn, scope)
     target = get_tenant(conn, to)
@@ -250,79 +286,97 @@ def revoke_scope(
     return {"scope": scope, "tenant": to, "granted": False}
 
 
-def _grantable_block(
-    conn: psycopg.Connection[Any], who: Principal, block_id: str
-) -> dict[str, Any]:
-    """The block (id, scope, its tenant) if the caller may share it: it can write the block's
-    scope, or it administers the tenant owning it. Anything else is the 404 of a missing block."""
+def _block_row(conn: psycopg.Connection[Any], block_id: str) -> dict[str, Any] | None:
     row = conn.execute(
         "SELECT id::text AS id, scope, ctx_scope_tenant(scope)::text AS tenant_id "
         "FROM context_blocks WHERE id::text = %s",
         (block_id,),
     ).fetchone()
-    if row is None or not (
-        (who.can_read(row["scope"]) and row["scope"] == who.home_scope)
-        or who.manages(row["tenant_id"])
-    ):
-        raise NotFound(f"no block {block_id!r} you can share")
-    return dict(row)
+    return None if row is None else dict(row)
 
 
 def grant_block(
     conn: psycopg.Connection[Any], who: Principal, block_id: str, to: str
 ) -> dict[str, Any]:
-    """Show one block to tenant ``to`` (in retrieval and by id; never in lists or exports)."""
-    block = _grantable_block(conn, who, block_id)
+    """Offer one block to tenant ``to``, by an administrator of the block's tenant. The block
+    shows there (in retrieval and by id; never in lists or exports) once an administrator of
+    ``to`` accepts it, so no tenant can put text into another's answers; an offer by a key that
+    administers both tenants (the root admin) is accepted at once."""
+    block = _block_row(conn, block_id)
+    if block is None or not who.manages(block["tenant_id"]):
+        raise NotFound(f"no block {block_id!r} you can share")
     target = get_tenant(conn, to)
     if target["id"] == block["tenant_id"]:
         raise ValidationError(f"the block belongs to tenant {to!r} already", field="to")
+    accepted = who.manages(target["id"])
     conn.execute(
-        "INSERT INTO context_block_grants (block_id, tenant_id, granted_by) VALUES (%s, %s, %s) "
-        "ON CONFLICT DO NOTHING",
-        (block["id"], target["id"], who.key_id),
+        "INSERT INTO context_block_grants (block_id, tenant_id, granted_by, accepted_at) "
+        "VALUES (%s, %s, %s, CASE WHEN %s THEN now() END) ON CONFLICT DO NOTHING",
+        (block["id"], target["id"], who.key_id, accepted),
     )
-    return {"block_id": block["id"], "tenant": to, "granted": True}
+    return {"block_id": block["id"], "tenant": to, "granted": True, "accepted": accepted}
+
+
+def accept_block(
+    conn: psycopg.Connection[Any], who: Principal, name: str, block_id: str
+) -> dict[str, Any]:
+    """Accept a block offered to tenant ``name`` (by one of its administrators)."""
+    tenant = managed_tenant(conn, who, name)
+    cur = conn.execute(
+        "UPDATE context_block_grants SET accepted_at = now() "
+        "WHERE block_id::text = %s AND tenant_id = %s AND accepted_at IS NULL",
+        (block_id, tenant["id"]),
+    )
+    if not cur.rowcount:
+        raise NotFound(f"no block {block_id!r} waits for tenant {name!r} to accept it")
+    return {"block_id": block_id, "tenant": name, "accepted": True}
 
 
 def revoke_block(
     conn: psycopg.Connection[Any], who: Principal, block_id: str, to: str
 ) -> dict[str, Any]:
-    block = _grantable_block(conn, who, block_id)
+    """Take back (or, for the receiving tenant, decline or drop) a block grant."""
     target = get_tenant(conn, to)
+    block = _block_row(conn, block_id)
+    if block is None or not (who.manages(block["tenant_id"]) or who.manages(target["id"])):
+        raise NotFound(f"no block {block_id!r} shared with tenant {to!r}")
     cur = conn.execute(
         "DELETE FROM context_block_grants WHERE block_id = %s AND tenant_id = %s",
         (block["id"], target["id"]),
     )
     if not cur.rowcount:
-        raise NotFound(f"block {block_id!r} is not shared with tenant {to!r}")
+        raise NotFound(f"no block {block_id!r} shared with tenant {to!r}")
     return {"block_id": block["id"], "tenant": to, "granted": False}
 
 
 def list_grants(conn: psycopg.Connection[Any], tenant: dict[str, Any]) -> dict[str, Any]:
-    """What the tenant shares and what is shared with it (block grants by id and title only when
-    the block is the tenant's own)."""
+    """What the tenant shares and what is shared with it (blocks offered to it show their title,
+    so its administrators know what they accept)."""
     t = tenant["id"]
     given_scopes = conn.execute(
         "SELECT g.scope, r.name AS tenant FROM context_scope_grants g "
         "JOIN context_tenants r ON r.id = g.tenant_id "
-        "WHERE ctx_scope_tenant(g.scope) = %s ORDER BY 1, 2",
+        "WHERE g.owner_tenant_id = %s AND ctx_scope_tenant(g.scope) = g.owner_tenant_id "
+        "ORDER BY 1, 2",
         (t,),
     ).fetchall()
     received_scopes = conn.execute(
         "SELECT g.scope, o.name AS owner FROM context_scope_grants g "
         "JOIN context_tenants o ON o.id = ctx_scope_tenant(g.scope) "
-        "WHERE g.tenant_id = %s ORDER BY 1",
+        "WHERE g.tenant_id = %s AND g.owner_tenant_id = ctx_scope_tenant(g.scope) ORDER BY 1",
         (t,),
     ).fetchall()
     given_blocks = conn.execute(
-        "SELECT g.block_id::text AS block_id, b.title, b.scope, r.name AS tenant "
+        "SELECT g.block_id::text AS block_id, b.title, b.scope, r.name AS tenant, "
+        "g.accepted_at IS NOT NULL AS accepted "
         "FROM context_block_grants g JOIN context_blocks b ON b.id = g.block_id "
         "JOIN context_tenants r ON r.id = g.tenant_id "
         "WHERE ctx_scope_tenant(b.scope) = %s ORDER BY b.title, 4",
         (t,),
     ).fetchall()
     received_blocks = conn.execute(
-        "SELECT g.block_id::text AS block_id, b.title, o.name AS owner "
+        "SELECT g.block_id::text AS block_id, b.title, o.name AS owner, "
+        "g.accepted_at IS NOT NULL AS accepted "
         "FROM context_block_grants g JOIN context_blocks b ON b.id = g.block_id "
         "JOIN context_tenants o ON o.id = ctx_scope_tenant(b.scope) "
         "WHERE g.tenant_id = %s AND NOT b.is_archived ORDER BY b.title",
@@ -375,7 +429,42 @@ def check_key_request(
             ).fetchone()
         )
         if not granted:
-            claim_scope(conn, tenant, scope)
+            claim_scope(conn, tenant, scope, detail=who is None or who.is_admin)
+
+
+def revoke_tenant_key(
+    conn: psycopg.Connection[Any], who: Principal, name: str, key_id: str
+) -> dict[str, Any]:
+    """Revoke a key of tenant ``name`` (by id or display prefix). An owner key goes only by an
+    owner or the root admin, an admin-tier key only by the root admin, and the last owner only
+    by the root admin, so no tenant administrator can take over or orphan its tenant."""
+    tenant = managed_tenant(conn, who, name)
+    rows = conn.execute(
+        "SELECT id::text AS id, tenant_role, is_admin FROM context_api_keys "
+        "WHERE (id::text = %s OR key_prefix = %s) AND revoked_at IS NULL AND tenant_id = %s "
+        "LIMIT 2",
+        (key_id, key_id, tenant["id"]),
+    ).fetchall()
+    if not rows:
+        raise NotFound(f"no active key {key_id!r} in tenant {name!r}")
+    if len(rows) > 1:
+        raise ValidationError(f"{key_id!r} matches several keys; give the full id")
+    key = rows[0]
+    if key["is_admin"] and not who.is_admin:
+        raise Forbidden("only a root admin revokes an admin key")
+    if key["tenant_role"] == "owner" and not who.is_admin:
+        if who.tenant_role != "owner":
+            raise Forbidden("only an owner revokes an owner key")
+        owners = conn.execute(
+            "SELECT count(*) AS n FROM context_api_keys WHERE tenant_id = %s "
+            "AND tenant_role = 'owner' AND revoked_at IS NULL",
+            (tenant["id"],),
+        ).fetchone()
+        assert owners is not None
+        if owners["n"] <= 1:
+            raise Conflict(f"this is the last owner key of tenant {name!r}; make another first")
+    conn.execute("UPDATE context_api_keys SET revoked_at = now() WHERE id = %s", (key["id"],))
+    return {"id": key["id"], "revoked": True}
 
 
 def tenant_keys(conn: psycopg.Connection[Any], tenant: dict[str, Any]) -> list[dict[str, Any]]:
@@ -391,6 +480,7 @@ def tenant_keys(conn: psycopg.Connection[Any], tenant: dict[str, Any]) -> list[d
 __all__ = [
     "MANAGER_ROLES",
     "ROOT_TENANT",
+    "accept_block",
     "add_scope",
     "check_key_request",
     "claim_scope",
@@ -404,6 +494,7 @@ __all__ = [
     "managed_tenant",
     "revoke_block",
     "revoke_scope",
+    "revoke_tenant_key",
     "scope_owner",
     "tenant_keys",
     "tenant_scopes",

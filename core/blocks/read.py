@@ -59,7 +59,7 @@ def resolve_id(
         )
     rows = conn.execute(
         "SELECT id FROM context_blocks WHERE id::text LIKE %s AND (scope = ANY(%s) "
-        "OR (%s AND id IN (SELECT block_id FROM context_block_grants WHERE tenant_id = %s))) "
+        "OR (%s AND id IN (SELECT unnest(ctx_granted_blocks(%s::uuid))))) "
         "LIMIT 6",
         (
             ident.replace("%", "") + "%",

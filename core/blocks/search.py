@@ -31,8 +31,8 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
                                'MaxWords=30, MinWords=10, MaxFragments=1, StartSel=**, StopSel=**') AS snippet
               FROM context_blocks b, q
              WHERE (b.ts_en @@ q.en OR b.ts_de @@ q.de)
-               AND (b.scope = ANY(%(scopes)s) OR b.id IN (
-                    SELECT block_id FROM context_block_grants WHERE tenant_id = %(tenant)s))
+               AND (b.scope = ANY(%(scopes)s)
+                    OR b.id IN (SELECT unnest(ctx_granted_blocks(%(tenant)s::uuid))))
                AND NOT b.is_archived
                AND (%(category)s::text IS NULL OR b.category = %(category)s)
                AND (b.category = %(category)s OR b.block_type NOT IN (

@@ -131,14 +131,24 @@ BlockOpt = Annotated[str | None, typer.Option("--block", help="A block id to sha
 
 @tenants_cli.command("grant")
 def grant(name: Name, scope: ScopeOpt = None, block: BlockOpt = None) -> None:
-    """Share a scope or one block with tenant NAME (read only)."""
+    """Share a scope or offer a block to tenant NAME (read only; a block shows there once NAME
+    accepts it)."""
     Client().request("POST", f"/api/tenants/{name}/grants", _target(scope, block))
     console.print(f"shared {scope or block} with tenant {name}", markup=False)
 
 
+@tenants_cli.command("accept")
+def accept(
+    name: Name, block: Annotated[str, typer.Option("--block", help="The offered block's id.")]
+) -> None:
+    """Accept a block offered to tenant NAME: its keys find it from now on."""
+    Client().request("POST", f"/api/tenants/{name}/grants/accept", {"block_id": block})
+    console.print(f"block {block} accepted by tenant {name}", markup=False)
+
+
 @tenants_cli.command("revoke")
 def revoke(name: Name, scope: ScopeOpt = None, block: BlockOpt = None) -> None:
-    """Take back a scope or block shared with tenant NAME."""
+    """Take back a scope or block shared with tenant NAME (or, as NAME, decline it)."""
     Client().request("DELETE", f"/api/tenants/{name}/grants", None, params=_target(scope, block))
     console.print(f"{scope or block} is no longer shared with tenant {name}", markup=False)
 

@@ -52,8 +52,8 @@ CREATE FUNCTION ctx_rrf(
     p_cutoff_min_blocks  real,
     p_private_category   text,       -- blocks of 'private' types are found only in this category
                                      -- (NULL: only when p_category names theirs)
-    p_tenant             uuid        -- the caller's tenant: blocks granted to it are read besides
-                                     -- p_scopes (NULL: none)
+    p_tenant             uuid        -- the caller's tenant: blocks granted to it (and accepted)
+                                     -- are read besides p_scopes (NULL: none)
 ) RETURNS TABLE (
     block_id       uuid,
     score          double precision,
@@ -91,7 +91,7 @@ BEGIN
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
     private := ARRAY(SELECT name::text FROM context_block_types WHERE retrieval_policy = 'private');
-    granted := ARRAY(SELECT g.block_id FROM context_block_grants g WHERE g.tenant_id = p_tenant);
+    granted := ctx_granted_blocks(p_tenant);
     -- The query without English stopwords: the German channel would otherwise match German
     -- text through "we", "do", "how", and the title channel would compare every title that
     -- shares a trigram with "the".

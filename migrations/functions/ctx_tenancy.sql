@@ -9,8 +9,9 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -- The key's home scope, then its allowed scopes, each kept only when the key's tenant owns it or
--- holds a grant for it. Fail-closed: an unknown key, a key without a tenant or a scope another
--- tenant owns without a grant gives nothing.
+-- holds a grant for it from the scope's owner of today (a grant lapses when the scope changes
+-- owner). Fail-closed: an unknown key, a key without a tenant or a scope another tenant owns
+-- without a grant gives nothing.
 CREATE OR REPLACE FUNCTION ctx_key_read_scopes(p_key uuid) RETURNS text[]
 LANGUAGE sql STABLE AS $$
     SELECT coalesce(array_agg(u.scope ORDER BY u.n), '{}')
@@ -22,5 +23,14 @@ LANGUAGE sql STABLE AS $$
      WHERE k.id = p_key AND k.tenant_id IS NOT NULL
        AND (ctx_scope_tenant(u.scope) = k.tenant_id
             OR EXISTS (SELECT 1 FROM context_scope_grants g
-                        WHERE g.scope = u.scope AND g.tenant_id = k.tenant_id))
+                        WHERE g.scope = u.scope AND g.tenant_id = k.tenant_id
+                          AND g.owner_tenant_id = ctx_scope_tenant(u.scope)))
+$$;
+
+-- The blocks shared with a tenant that it accepted (NULL tenant: none). Retrieval and reads by id
+-- add these to the caller's scopes; nothing else does.
+CREATE OR REPLACE FUNCTION ctx_granted_blocks(p_tenant uuid) RETURNS uuid[]
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce(array_agg(g.block_id), '{}') FROM context_block_grants g
+     WHERE g.tenant_id = p_tenant AND g.accepted_at IS NOT NULL
 $$;

@@ -607,8 +607,9 @@ def test_chat_sessions_of_a_moved_home_scope_stay_with_the_new_tenant(
 
     assert leaked() == {}
     assert client.get("/api/chat/sessions", headers=moved["old"]).status_code == 403
-    with app.connection() as conn:
+    with app.connection() as conn:  # both guards off: read scopes and home-scope ownership
         conn.execute(PRE_TENANT_READ_SCOPES)
+        conn.execute(ONE_TENANT_SCOPES)
     try:
         assert leaked() == {"/api/chat/sessions": 200, "/api/chat/sessions/chat-globex": 200}
     finally:

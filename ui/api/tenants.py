@@ -60,6 +60,10 @@ class Grant(Strict):
         return self
 
 
+class BlockAccept(Strict):
+    block_id: str = Field(min_length=1, max_length=36)
+
+
 @router.get("", name="tenants-list")
 def tenants_list(app: AppDep, who: PrincipalDep) -> dict[str, Any]:
     """Every tenant (root admins) or the caller's own, with counts of keys and claimed scopes."""
@@ -128,20 +132,28 @@ def tenants_key_revoke(
     app: AppDep,
     who: PrincipalDep,
 ) -> dict[str, Any]:
+    """Revoke a key of the tenant: owner keys only by an owner, never the last owner."""
     with app.connection() as conn:
-        tenant = access.tenants.managed_tenant(conn, who, name)
-        access.revoke_key(conn, key_id, tenant_id=tenant["id"])
-    return {"id": key_id, "revoked": True}
+        return access.tenants.revoke_tenant_key(conn, who, name, key_id)
 
 
 @router.post("/{name}/grants", name="tenants-grant", status_code=201)
 def tenants_grant(name: TenantName, body: Grant, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
-    """Share a scope or one block with tenant ``name``, by an administrator of its owner (a
-    block also by a key that writes its scope)."""
+    """Share a scope or offer one block to tenant ``name``, by an administrator of its owner. A
+    block shows there once an administrator of ``name`` accepts it."""
     with app.connection() as conn:
         if body.scope is not None:
             return access.tenants.grant_scope(conn, who, body.scope, name)
         return access.tenants.grant_block(conn, who, str(body.block_id), name)
+
+
+@router.post("/{name}/grants/accept", name="tenants-grant-accept")
+def tenants_grant_accept(
+    name: TenantName, body: BlockAccept, app: AppDep, who: PrincipalDep
+) -> dict[str, Any]:
+    """Accept a block offered to tenant ``name``: from now on its keys find it."""
+    with app.connection() as conn:
+        return access.tenants.accept_block(conn, who, name, body.block_id)
 
 
 @router.delete("/{name}/grants", name="tenants-grant-revoke")

@@ -123,12 +123,13 @@ def test_scopes_belong_to_one_tenant(two: Two) -> None:
         "/api/tenants/globex/keys", json={"name": "x", "home_scope": "acme"},
         headers=two.globex_owner,
     )  # fmt: skip
-    assert r.status_code == 409 and "tenant 'acme'" in r.json()["message"]
+    # a tenant key learns nothing about who holds a scope; the root admin is told
+    assert r.status_code == 409 and r.json()["message"] == "scope 'acme' is not free"
     legacy = h(two.key("root", "legacy"))
     two.store(legacy, "Legacy runbook", "restart the pump")
     r = two.client.post("/api/tenants/globex/scopes", json={"scope": "legacy"},
                         headers=two.globex_owner)  # fmt: skip
-    assert r.status_code == 409 and "home scope" in r.json()["message"]
+    assert r.status_code == 409 and r.json()["message"] == "scope 'legacy' is not free"
     # the root admin may move a scope, once no key of the old tenant lives in it ...
     reader = h(two.key("root", "ops-two", allowed_scopes=["legacy"]))
     r = two.client.post("/api/tenants/globex/scopes", json={"scope": "legacy", "move": True},
@@ -203,7 +204,10 @@ def test_a_block_grant_shares_one_block_for_reading(two: Two) -> None:
     assert r.status_code == 404  # globex cannot share what it cannot read
     r = two.client.post("/api/tenants/globex/grants", json={"block_id": shared},
                         headers=two.acme_member)  # fmt: skip
-    assert r.status_code == 201, r.text
+    assert r.status_code == 404  # sharing is for the tenant's administrators
+    r = two.client.post("/api/tenants/globex/grants", json={"block_id": shared},
+                        headers=two.acme_owner)  # fmt: skip
+    assert r.status_code == 201 and r.json()["accepted"] is False, r.text
 
     def found(headers: dict[str, str]) -> set[str]:
         r = two.client.post("/api/search", json={"query": "zeppelin"}, headers=headers)
@@ -215,6 +219,16 @@ def test_a_block_grant_shares_one_block_for_reading(two: Two) -> None:
         assert r.status_code == 200, r.text
         return {hit["id"] for hit in r.json()["sources"]}
 
+    # offered, not accepted: globex's answers are its own to decide
+    assert found(two.globex_owner) == queried(two.globex_owner) == set()
+    offered = two.client.get("/api/tenants/globex/grants", headers=two.globex_owner).json()
+    assert offered["blocks_received"][0]["accepted"] is False
+    r = two.client.post("/api/tenants/globex/grants/accept", json={"block_id": shared},
+                        headers=two.acme_owner)  # fmt: skip
+    assert r.status_code == 404  # only globex accepts for globex
+    r = two.client.post("/api/tenants/globex/grants/accept", json={"block_id": shared},
+                        headers=two.globex_owner)  # fmt: skip
+    assert r.status_code == 200
     assert found(two.globex_owner) == queried(two.globex_owner) == {shared}
     assert found(two.acme_owner) == queried(two.acme_owner) == {shared, private}
     # a search that names its scopes gets only those
@@ -235,7 +249,66 @@ def test_a_block_grant_shares_one_block_for_reading(two: Two) -> None:
     assert shared not in listed.text  # grants show in retrieval and by id, never in listings
     received = two.client.get("/api/tenants/globex/grants", headers=two.globex_owner).json()
     assert [b["block_id"] for b in received["blocks_received"]] == [shared]
+    # the receiving tenant may drop it, the sharing tenant take it back
     r = two.client.delete("/api/tenants/globex/grants", params={"block_id": shared},
-                          headers=two.acme_owner)  # fmt: skip
+                          headers=two.globex_owner)  # fmt: skip
     assert r.status_code == 200
     assert found(two.globex_owner) == queried(two.globex_owner) == set()
+    r = two.client.delete("/api/tenants/globex/grants", params={"block_id": shared},
+                          headers=two.acme_owner)  # fmt: skip
+    assert r.status_code == 404
+
+
+def test_no_administrator_takes_over_or_orphans_its_tenant(two: Two) -> None:
+    def key_id(headers: dict[str, str]) -> str:
+        return str(two.client.get("/api/whoami", headers=headers).json()["key_id"])
+
+    admin = h(two.key("acme", "acme", role="admin"))
+    r = two.client.delete(f"/api/tenants/acme/keys/{key_id(two.acme_owner)}", headers=admin)
+    assert r.status_code == 403  # an admin key does not remove the owner
+    r = two.client.delete(f"/api/tenants/acme/keys/{key_id(two.acme_owner)}",
+                          headers=two.acme_owner)  # fmt: skip
+    assert r.status_code == 409 and "last owner" in r.json()["message"]
+    r = two.client.delete(f"/api/tenants/acme/keys/{key_id(two.acme_member)}", headers=admin)
+    assert r.status_code == 200
+    r = two.client.delete(f"/api/tenants/acme/keys/{key_id(admin)}", headers=two.globex_owner)
+    assert r.status_code == 404
+    # in the root tenant a role alone administers nothing: the root owns every free scope
+    rooted = h(two.key("root", "rooted", role="owner"))
+    assert two.client.get("/api/tenants/root", headers=rooted).status_code == 404
+    r = two.client.post("/api/tenants/root/keys", json={"name": "x", "home_scope": "ops"},
+                        headers=rooted)  # fmt: skip
+    assert r.status_code == 404
+
+
+def test_a_scope_grant_lapses_when_the_scope_changes_owner(two: Two) -> None:
+    assert two.client.post("/api/tenants", json={"name": "initech"},
+                           headers=two.root).status_code == 201  # fmt: skip
+    r = two.client.post("/api/tenants/globex/grants", json={"scope": "globex"},
+                        headers=two.globex_owner)  # fmt: skip
+    assert r.status_code == 422  # globex owns it already
+    r = two.client.post("/api/tenants/initech/grants", json={"scope": "globex"},
+                        headers=two.globex_owner)  # fmt: skip
+    assert r.status_code == 201
+    reader = h(two.key("initech", "initech", allowed_scopes=["globex"]))
+    assert two.client.get("/api/whoami", headers=reader).json()["read_scopes"] == [
+        "initech", "globex"]  # fmt: skip
+    # a root grant of a free scope does not follow the scope to the tenant that claims it
+    r = two.client.post("/api/tenants/initech/grants", json={"scope": "future"},
+                        headers=two.root)  # fmt: skip
+    assert r.status_code == 201
+    r = two.client.post("/api/tenants/acme/scopes", json={"scope": "future"},
+                        headers=two.acme_owner)  # fmt: skip
+    assert r.status_code == 201
+    grants = two.client.get("/api/tenants/initech/grants", headers=two.root).json()
+    assert [g["scope"] for g in grants["scopes_received"]] == ["globex"]
+    with two.app.connection() as conn:  # a grant row left behind by hand still counts for nothing
+        conn.execute(
+            "INSERT INTO context_scope_grants (scope, tenant_id, owner_tenant_id) SELECT 'future', "
+            "i.id, ctx_root_tenant() FROM context_tenants i WHERE i.name = 'initech'"
+        )
+        conn.execute(
+            "UPDATE context_api_keys SET allowed_scopes = allowed_scopes || '{future}' "
+            "WHERE home_scope = 'initech'"
+        )
+    assert "future" not in two.client.get("/api/whoami", headers=reader).json()["read_scopes"]

@@ -54,4 +54,4 @@ def test_an_operator_and_an_owner_run_their_tenants_from_the_cli(
                     "--json"], app) == 0  # fmt: skip
         capsys.readouterr()
         assert run(["keys", "create", "--tenant", "globex", "--home-scope", "acme"], app) == 2
-        assert "belongs to tenant 'acme'" in capsys.readouterr().err
+        assert "of tenant 'acme'" in capsys.readouterr().err

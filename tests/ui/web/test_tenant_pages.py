@@ -55,7 +55,7 @@ def test_tenants_are_run_from_the_workbench(app: App, browsers: dict[str, TestCl
     assert member_token, made.text
     # a scope another tenant uses is refused, with the reason on the page and the form kept
     refused = owner.post("/tenant/acme/keys", {"key_name": "sneaky", "home_scope": "ops"})
-    assert refused.status_code == 409 and "is the home scope of" in refused.text
+    assert refused.status_code == 409 and "is not free" in refused.text
     assert 'value="sneaky"' in refused.text
     r = owner.post("/tenant/acme/share", {"to": "globex", "scope": "acme-research"})
     assert r.status_code == 303

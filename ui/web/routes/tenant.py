@@ -150,8 +150,7 @@ def tenant_key_revoke(
     name: str, key_id: str, request: Request, app: WebAppDep, who: UserDep
 ) -> Response:
     with app.connection() as conn:
-        tenant = tenants.managed_tenant(conn, who, name)
-        access.revoke_key(conn, key_id, tenant_id=tenant["id"])
+        tenants.revoke_tenant_key(conn, who, name, key_id)
     return done(request, "/signin" if key_id == who.key_id else f"/tenant/{name}")
 
 
@@ -165,16 +164,20 @@ def tenant_share(
     scope: Annotated[str, Form()] = "",
     block_id: Annotated[str, Form()] = "",
     revoke: Annotated[str, Form()] = "",
+    accept: Annotated[str, Form()] = "",
 ) -> Response:
-    """From tenant ``name``'s page: share a scope or a block with tenant ``to``, or take it back
-    (``revoke=yes``). The grant functions decide who may."""
+    """From tenant ``name``'s page: share a scope or offer a block to tenant ``to``, take it back
+    (``revoke=yes``), or accept a block offered to ``name`` (``accept=yes``). The grant
+    functions decide who may."""
     try:
         storable({"to": to, "scope": scope, "block_id": block_id})
         if bool(scope.strip()) == bool(block_id.strip()):
             raise ValidationError("give a scope or a block id", field="scope")
         with app.connection() as conn:
             tenants.managed_tenant(conn, who, name)
-            if scope.strip():
+            if accept == "yes":
+                tenants.accept_block(conn, who, name, block_id.strip())
+            elif scope.strip():
                 by_scope = tenants.revoke_scope if revoke == "yes" else tenants.grant_scope
                 by_scope(conn, who, scope.strip(), to.strip())
             else:
