@@ -11,8 +11,14 @@ import pytest
 from fastapi.testclient import TestClient
 from web_kit import Browser, make_key
 
-from ctx.core import App
+from ctx.core import App, Principal, StoreRequest, access, store_block
 from ctx.ui import create_app
+
+
+def access_principal(app: App, token: str) -> Principal:
+    with app.connection() as conn:
+        return access.authenticate(conn, token)
+
 
 TOKEN_RE = re.compile(r'id="new-token"[^>]*value="(ctx_[^"]+)"')
 
@@ -64,6 +70,16 @@ def test_tenants_are_run_from_the_workbench(app: App, browsers: dict[str, TestCl
     assert owner.post("/tenant/acme/share", {"to": "globex", "scope": "acme-research",
                                              "revoke": "yes"}).status_code == 303  # fmt: skip
     assert "with globex" not in owner.get("/tenant/acme").text
+    # a block offered to globex waits there until globex accepts it
+    who = access_principal(app, found.group(1))
+    block = str(store_block(app, who, StoreRequest(title="Acme roadmap", content="Q3 plans"))["id"])
+    assert owner.post("/tenant/acme/share", {"to": "globex", "block_id": block}).status_code == 303
+    assert "not accepted yet" in owner.get("/tenant/acme").text
+    offered = admin.get("/tenant/globex").text
+    assert "Acme roadmap" in offered and "offered" in offered
+    r = admin.post("/tenant/globex/share", {"to": "globex", "block_id": block, "accept": "yes"})
+    assert r.status_code == 303
+    assert "not accepted yet" not in owner.get("/tenant/acme").text
     # another tenant is the 404 page, and the list of tenants is the root admin's only
     assert owner.get("/tenant/globex").status_code == 404
     assert owner.post("/tenant", {"name": "initech"}).status_code == 403
