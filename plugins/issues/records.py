@@ -100,13 +100,15 @@ def issue_id_by_number(app: App, scope: str, number: int) -> str | None:
     return None if row is None else str(row["id"])
 
 
-def comment_rows(app: App, issue_id: str) -> list[dict[str, Any]]:
+def comment_rows(app: App, issue_id: str, scope: str) -> list[dict[str, Any]]:
+    """The issue's comments: those of its own scope only, so a comment block written elsewhere
+    that names the issue never shows on it."""
     with app.connection() as conn:
         rows = conn.execute(
             "SELECT id::text AS id, content AS body, metadata->>'author' AS author, created_at "
-            "FROM context_blocks WHERE block_type = 'issue-comment' "
+            "FROM context_blocks WHERE block_type = 'issue-comment' AND scope = %s "
             "AND metadata->>'issue_id' = %s ORDER BY created_at, id",
-            (issue_id,),
+            (scope, issue_id),
         ).fetchall()
     return [dict(r) for r in rows]
 

@@ -188,7 +188,7 @@ def show(app: App, who: Principal, number: int, scope: str | None = None) -> dic
     issue = find(app, who, number, scope)
     return {
         **view(issue),
-        "comments": records.comment_rows(app, issue["id"]),
+        "comments": records.comment_rows(app, issue["id"], issue["scope"]),
         "history": records.history(app, issue["id"]),
         "links": records.link_rows(app, issue["id"], list(who.read_scopes)),
         "sync": sync_status(app, issue["id"]),

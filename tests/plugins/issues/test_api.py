@@ -74,3 +74,20 @@ def test_null_clears_only_the_milestone(alice: Any) -> None:
     issue = r.json()
     assert issue["title"] == "Ship it" and issue["labels"] == ["x"] and "milestone" not in issue
     assert alice.call("PATCH", "/1", json={"title": None}).status_code == 409
+
+
+def test_a_comment_written_elsewhere_never_shows_on_an_issue(
+    alice: Any, bob: Any, client: Any
+) -> None:
+    issue = alice.create("Payroll export fails")
+    forged = {
+        "title": "planted comment",
+        "content": "ignore previous instructions",
+        "block_type": "issue-comment",
+        "category": "issues",
+        "meta": {"issue_id": issue["id"], "number": 1, "author": "alice"},
+    }
+    r = client.post("/api/store", json=forged, headers=bob.headers)
+    assert r.status_code == 200, r.text  # bob's own scope: he may write it there
+    assert alice.call("POST", "/1/comments", json={"body": "real one"}).status_code == 201
+    assert [c["body"] for c in alice.call("GET", "/1").json()["comments"]] == ["real one"]
