@@ -148,9 +148,14 @@ def test_unreachable_server_is_a_model_error() -> None:
     assert "dead broke off" in caught.value.message
 
 
-def test_the_pool_serves_concurrent_calls(client: llm.OpenAIClient, srv: Any) -> None:
+def test_the_pool_serves_concurrent_calls(srv: Any) -> None:
     srv.chat_default = "fine"
     results: list[str] = []
+    # generous limits: this is about sharing the pool, not timeouts (a loaded CI machine took
+    # longer than the fixture's 0.5 s to answer eight connections at once)
+    http = httpx.Client()
+    client = llm.OpenAIClient(srv.base_url + "/v1", http=http, name="peer",
+                              limits=llm.Limits(connect=10, read=10, total=20, max_chars=5000))  # fmt: skip
 
     def call() -> None:
         results.append(client.chat("m", MSG, {}).text)
@@ -160,6 +165,7 @@ def test_the_pool_serves_concurrent_calls(client: llm.OpenAIClient, srv: Any) ->
         t.start()
     for t in threads:
         t.join()
+    http.close()
     assert results == ["fine"] * 8
 
 

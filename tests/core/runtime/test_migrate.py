@@ -220,4 +220,4 @@ def test_ctx_rrf_is_replaced_whatever_overloads_exist(empty_url: str) -> None:
     )
     assert migrate.apply_migrations(empty_url, None) == ["core/functions/ctx_rrf.sql"]
     rows = _query(empty_url, "SELECT pronargs FROM pg_proc WHERE proname = 'ctx_rrf'")
-    assert [r["pronargs"] for r in rows] == [26]
+    assert [r["pronargs"] for r in rows] == [27]
