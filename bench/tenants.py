@@ -10,7 +10,9 @@ of the root tenant; then times, side by side in one run:
 * authenticate: the SQL that turns a key into a principal (a root key of a tenant-free store vs a
   globex key whose read scopes come through a scope grant);
 * light search (``/api/search``'s core call) and fusion (``ctx_rrf``, full-text channels, no
-  embedding) for the root key vs the globex key (its own scope plus the accepted block grants).
+  embedding) for the root key and for the globex key reading the same scope through its grant,
+  first with the block grants only offered (the same data: what the tenant machinery costs),
+  then accepted (``--grants`` more blocks to rank).
 """
 
 from __future__ import annotations
@@ -74,8 +76,10 @@ def main() -> int:
             )
             for name in ("acme", "globex"):
                 access.tenants.create_tenant(conn, root_admin, name)
-            access.create_key(conn, name="acme", home_scope="acme", tenant="acme", role="owner")
             access.tenants.grant_scope(conn, root_admin, "plain", "globex")
+            _, acme_token = access.create_key(
+                conn, name="acme owner", home_scope="acme", tenant="acme", role="owner"
+            )
         fill(app, "plain", args.blocks)
         acme_ids = fill(app, "acme", args.blocks)
         with app.connection() as conn:
@@ -83,17 +87,23 @@ def main() -> int:
                 conn, name="globex", home_scope="globex", allowed_scopes=["plain"],
                 tenant="globex",
             )  # fmt: skip
-            for block_id in acme_ids[: args.grants]:
-                access.tenants.grant_block(conn, root_admin, block_id, "globex")
+            acme_owner = access.authenticate(conn, acme_token)
+            for block_id in acme_ids[: args.grants]:  # offered, not accepted yet
+                access.tenants.grant_block(conn, acme_owner, block_id, "globex")
             conn.execute("ANALYZE context_blocks")
         with app.connection() as conn:
             root = access.authenticate(conn, root_token)
             globex = access.authenticate(conn, globex_token)
         assert globex.read_scopes == ("globex", "plain"), globex.read_scopes
         keys = {"root key, no grants": (root_token, root),
-                "tenant key, scope + block grants": (globex_token, globex)}  # fmt: skip
+                "tenant key, scope grant, block grants offered": (globex_token, globex),
+                "tenant key, scope grant, block grants accepted": (globex_token, globex)}  # fmt: skip
         for label, (token, who) in keys.items():
             progress(f"{label} ...")
+            if label.endswith("accepted"):
+                with app.connection() as conn:
+                    for block_id in acme_ids[: args.grants]:
+                        access.tenants.accept_block(conn, root_admin, "globex", block_id)
 
             def auth(token: str = token) -> None:
                 with app.connection() as conn:
