@@ -274,9 +274,9 @@ def revoke_scope(
     """Take back a scope grant: by the scope's owner, or declined by the receiving tenant."""
     validate_scope(scope)
     owner = scope_owner(conn, scope)
-    target = get_tenant(conn, to)
-    if not (who.manages(owner["id"]) or who.manages(target["id"])):
-        raise Forbidden(f"this key cannot change the grants of scope {scope!r}")
+    # the scope's administrators may name any tenant; anyone else only one it administers, and
+    # learns nothing about the others (the 404 of a missing tenant)
+    target = get_tenant(conn, to) if who.manages(owner["id"]) else managed_tenant(conn, who, to)
     cur = conn.execute(
         "DELETE FROM context_scope_grants WHERE scope = %s AND tenant_id = %s",
         (scope, target["id"]),
@@ -336,9 +336,12 @@ def revoke_block(
     conn: psycopg.Connection[Any], who: Principal, block_id: str, to: str
 ) -> dict[str, Any]:
     """Take back (or, for the receiving tenant, decline or drop) a block grant."""
-    target = get_tenant(conn, to)
     block = _block_row(conn, block_id)
-    if block is None or not (who.manages(block["tenant_id"]) or who.manages(target["id"])):
+    if block is not None and who.manages(block["tenant_id"]):
+        target = get_tenant(conn, to)
+    else:  # only the receiving tenant's administrators, who learn nothing about other tenants
+        target = managed_tenant(conn, who, to)
+    if block is None:
         raise NotFound(f"no block {block_id!r} shared with tenant {to!r}")
     cur = conn.execute(
         "DELETE FROM context_block_grants WHERE block_id = %s AND tenant_id = %s",

@@ -90,6 +90,15 @@ def test_a_tenant_role_confers_authority_only_inside_the_tenant(two: Two) -> Non
         assert other.status_code == missing.status_code == 404
     listed = two.client.get("/api/tenants", headers=two.acme_owner).json()["tenants"]
     assert [t["name"] for t in listed] == ["acme"]
+    # taking back a share names no tenant the key does not administer
+    for params in ({"scope": "globex"}, {"block_id": "0badc0de-0000-4000-8000-000000000000"}):
+        known = two.client.delete("/api/tenants/globex/grants", params=params,
+                                  headers=two.acme_member)  # fmt: skip
+        unknown = two.client.delete("/api/tenants/nosuch/grants", params=params,
+                                    headers=two.acme_member)  # fmt: skip
+        assert known.status_code == unknown.status_code == 404
+        assert known.json()["message"].replace("globex", "X") == unknown.json()[
+            "message"].replace("nosuch", "X")  # fmt: skip
     # a member manages nothing; no tenant key reaches the operator tier
     assert two.client.get("/api/tenants/acme", headers=two.acme_member).status_code == 404
     assert two.client.get("/api/settings", headers=two.acme_owner).status_code == 403
