@@ -13,7 +13,7 @@ from live import live_server
 from ctx.core import App, Principal, StoreRequest, store_block
 from ctx.core.runtime import set_setting
 
-EXAMPLES = 30  # per operation, key and mode; bench/fuzz.py runs the long form
+EXAMPLES = 15  # per operation, key and mode; bench/fuzz.py runs the long form (500)
 
 
 def test_the_fuzzer_finds_nothing(app: App, keys: Any) -> None:
