@@ -182,3 +182,27 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 def progress(message: str) -> None:
     """Progress goes to stderr so that stdout stays the report (and the final JSON line)."""
     print(message, file=sys.stderr, flush=True)
+
+
+def run_ingest(app: App, args: Sequence[str]) -> tuple[float, dict[str, Any]]:
+    """Run ``ctx ingest ARGS... --json`` in this process; its seconds and its JSON summary."""
+    import json
+    import time
+
+    from ctx.core.cli import run
+
+    out = Path(tempfile.mkstemp(suffix=".json")[1])
+    started = time.perf_counter()
+    saved = sys.stdout
+    with out.open("w") as sink:
+        sys.stdout = sink
+        try:
+            code = run(["ingest", *args, "--json"], app)
+        finally:
+            sys.stdout = saved
+    seconds = time.perf_counter() - started
+    if code != 0:
+        raise SystemExit(f"ctx ingest exited {code}")
+    summary: dict[str, Any] = json.loads(out.read_text())
+    out.unlink()
+    return seconds, summary

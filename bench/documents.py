@@ -17,18 +17,16 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from _common import REPO_ROOT, bench_app, bench_environ, progress, table
+from _common import REPO_ROOT, bench_app, bench_environ, progress, run_ingest, table
 
 sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
 from live import live_server
 from vault_kit import pdf_bytes
 
 from ctx.core import access
-from ctx.core.cli import run
 
 WORDS = [
     "backup",
@@ -89,24 +87,6 @@ def write_docs(root: Path, kind: str, count: int) -> list[Path]:
     return paths
 
 
-def ingest(app: Any, paths: list[Path], extra: list[str]) -> tuple[float, dict[str, Any]]:
-    out = Path(tempfile.mkstemp(suffix=".json")[1])
-    started = time.perf_counter()
-    saved = sys.stdout
-    with out.open("w") as sink:
-        sys.stdout = sink
-        try:
-            code = run(["ingest", *map(str, paths), "--json", *extra], app)
-        finally:
-            sys.stdout = saved
-    seconds = time.perf_counter() - started
-    if code != 0:
-        raise SystemExit(f"ctx ingest exited {code}")
-    summary = json.loads(out.read_text())
-    out.unlink()
-    return seconds, summary
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--docs", type=int, default=100, help="documents per format")
@@ -128,7 +108,7 @@ def main() -> int:
                 for label, extra in (("parse only (dry run)", ["--dry-run"]),
                                      ("first ingest", []), ("same bytes again", [])):  # fmt: skip
                     progress(f"{kind}: {label} ...")
-                    seconds, s = ingest(app, paths, extra)
+                    seconds, s = run_ingest(app, [*map(str, paths), *extra])
                     files = s["files"]
                     chunks = sum(len(f.get("blocks") or f.get("chunks") or []) for f in files)
                     statuses = sorted({f["status"] for f in files})

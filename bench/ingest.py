@@ -17,36 +17,16 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from _common import REPO_ROOT, bench_app, bench_environ, progress, table
+from _common import REPO_ROOT, bench_app, bench_environ, progress, run_ingest, table
 
 sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
 from live import live_server
 from vault_kit import bulk_vault
 
 from ctx.core import access
-from ctx.core.cli import run
-
-
-def _ingest(app: Any, vault: Path, args: list[str]) -> tuple[float, dict[str, Any]]:
-    out = Path(tempfile.mkstemp(suffix=".json")[1])
-    started = time.perf_counter()
-    saved = sys.stdout
-    with out.open("w") as sink:
-        sys.stdout = sink
-        try:
-            code = run(["ingest", str(vault), "--json", *args], app)
-        finally:
-            sys.stdout = saved
-    seconds = time.perf_counter() - started
-    if code != 0:
-        raise SystemExit(f"ctx ingest exited {code}")
-    summary = json.loads(out.read_text())
-    out.unlink()
-    return seconds, summary
 
 
 def main() -> int:
@@ -75,7 +55,7 @@ def main() -> int:
                         file = vault / f"area-{i % 20:02d}" / f"note-{i}.md"
                         file.write_text(file.read_text() + "\nEdited.\n", encoding="utf-8")
                 progress(f"{label} ...")
-                seconds, s = _ingest(app, vault, opts)
+                seconds, s = run_ingest(app, [str(vault), *opts])
                 rate = s["notes"] / seconds
                 rows.append([label, s["notes"], s["sent"], s["chunks"], s["links"],
                              round(seconds, 2), round(rate, 1)])  # fmt: skip

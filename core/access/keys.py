@@ -136,13 +136,12 @@ def list_keys(conn: psycopg.Connection[Any], include_revoked: bool = False) -> l
     return [{**r, "id": str(r["id"])} for r in rows]
 
 
-def revoke_key(conn: psycopg.Connection[Any], key_id: str, tenant_id: str | None = None) -> None:
-    """Revoke one active key by id or display prefix (of ``tenant_id`` only, when given); an
-    ambiguous prefix revokes nothing."""
+def revoke_key(conn: psycopg.Connection[Any], key_id: str) -> None:
+    """Revoke one active key by id or display prefix; an ambiguous prefix revokes nothing."""
     rows = conn.execute(
-        "SELECT id FROM context_api_keys WHERE (id::text = %s OR key_prefix = %s) "
-        "AND revoked_at IS NULL AND (%s::uuid IS NULL OR tenant_id = %s::uuid) LIMIT 2",
-        (key_id, key_id, tenant_id, tenant_id),
+        "SELECT id FROM context_api_keys "
+        "WHERE (id::text = %s OR key_prefix = %s) AND revoked_at IS NULL LIMIT 2",
+        (key_id, key_id),
     ).fetchall()
     if not rows:
         raise NotFound(f"no active key {key_id!r}; see `ctx keys list`")

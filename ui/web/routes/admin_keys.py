@@ -78,7 +78,8 @@ def keys_create(
             created = next(k for k in access.list_keys(conn) if k["id"] == key_id)
     except ValidationError as exc:
         return keys_page(request, app, who, form=form, error=exc.message, status=422)
-    return render(request, "admin/key_created.html", {"key": created, "token": token})
+    context = {"key": created, "token": token, "tenant": created["tenant"], "back": "/admin/keys"}
+    return render(request, "admin/key_created.html", context)
 
 
 @router.post("/admin/keys/{key_id}/revoke", name="web-admin-keys-revoke")

@@ -141,8 +141,8 @@ def tenant_key(
         return tenant_page(
             request, app, who, name, error=exc.message, form=form, status=exc.status_code
         )
-    return render(request, "tenant/key_created.html", {"key": created, "token": token,
-                                                       "tenant": name})  # fmt: skip
+    context = {"key": created, "token": token, "tenant": name, "back": f"/tenant/{name}"}
+    return render(request, "admin/key_created.html", context)
 
 
 @router.post("/tenant/{name}/keys/{key_id}/revoke", name="web-tenant-key-revoke")
