@@ -46,17 +46,22 @@ def ctx_env_summary(env: dict[str, str]) -> str:
 
 
 @contextmanager
-def bench_app(database_url: str | None, environ: dict[str, str]) -> Iterator[App]:
+def bench_app(
+    database_url: str | None, environ: dict[str, str], home: str | None = None
+) -> Iterator[App]:
     """An opened App on ``database_url``, or on a private embedded PostgreSQL that is removed after.
 
     The temporary home lives under the system temp directory; the cluster stops and the folder is
-    deleted when the block exits, also on errors and Ctrl-C.
+    deleted when the block exits, also on errors and Ctrl-C. With ``home`` the embedded cluster
+    lives there and is kept (a large corpus is built once and measured many times).
     """
     logging.getLogger("ctx").setLevel(logging.WARNING)
     # A background job ignores SIGINT; turn SIGTERM into SystemExit so the cleanup below runs.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    home = Path(tempfile.mkdtemp(prefix="ctx-bench-"))
-    app = App(database_url=database_url, home=home, load_entry_points=False, environ=environ)
+    keep = home is not None
+    where = Path(home) if home else Path(tempfile.mkdtemp(prefix="ctx-bench-"))
+    where.mkdir(parents=True, exist_ok=True)
+    app = App(database_url=database_url, home=where, load_entry_points=False, environ=environ)
     try:
         app.open()
         try:
@@ -64,7 +69,8 @@ def bench_app(database_url: str | None, environ: dict[str, str]) -> Iterator[App
         finally:
             app.close()
     finally:
-        shutil.rmtree(home, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(where, ignore_errors=True)
 
 
 def principal(home_scope: str, read: Sequence[str] = ()) -> Principal:

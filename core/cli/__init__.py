@@ -10,13 +10,22 @@ from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ctx.core.cli.client import Client, ClientError, configured_url
-    from ctx.core.cli.common import JsonOpt, console, current_app, dump_json, opened_app, table
+    from ctx.core.cli.common import (
+        JsonOpt,
+        RateColumn,
+        console,
+        current_app,
+        dump_json,
+        opened_app,
+        table,
+    )
     from ctx.core.cli.main import build_cli, main, run
 
 __all__ = [
     "Client",
     "ClientError",
     "JsonOpt",
+    "RateColumn",
     "build_cli",
     "configured_url",
     "console",

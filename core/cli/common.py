@@ -12,6 +12,7 @@ from uuid import UUID
 
 import typer
 from rich.console import Console
+from rich.progress import ProgressColumn, Task
 from rich.table import Table
 from rich.text import Text
 
@@ -116,3 +117,15 @@ def opened_app(*, migrate: bool = True) -> Iterator[App]:
         yield app
     finally:
         app.close()
+
+
+class RateColumn(ProgressColumn):
+    """A progress column with the recent throughput, e.g. ``12.3 blocks/s``."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text(f"{speed:.1f} {self.unit}/s" if speed else f"- {self.unit}/s")

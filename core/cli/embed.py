@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ctx.core import embed
-from ctx.core.cli.common import JsonOpt, console, dump_json, opened_app, table
+from ctx.core.cli.common import JsonOpt, RateColumn, console, dump_json, opened_app, table
 from ctx.core.runtime import Listener, Worker
 
 app = typer.Typer(help="Embedding generations: status, rebuild, reblend.", no_args_is_help=True)
@@ -23,7 +31,10 @@ def embed_status(as_json: JsonOpt = False) -> None:
     if as_json:
         dump_json(report)
         return
-    table(report["generations"], ["id", "status", "provider", "model", "dimensions", "embedded"])
+    table(
+        report["generations"],
+        ["id", "status", "provider", "model", "dimensions", "embedded", "left", "per_s", "eta_s"],
+    )
     console.print(f"embeddable blocks: {report['embeddable_blocks']}")
     console.print(f"embed jobs: {report['embed_jobs'] or 'none pending'}")
 
@@ -48,11 +59,14 @@ def embed_rebuild(
         console.print(f"generation {gen['id']} ({gen['provider']}/{gen['model']}) is building")
         if not wait:
             return
+        started, first = time.monotonic(), None
         with Progress(
             TextColumn("embedding"),
             BarColumn(),
             MofNCompleteColumn(),
+            RateColumn("blocks"),
             TimeElapsedColumn(),
+            TimeRemainingColumn(),
             console=console,
         ) as progress:
             task = progress.add_task("rebuild", total=None)
@@ -63,11 +77,17 @@ def embed_rebuild(
                     console.print("the generation was removed")
                     raise typer.Exit(1)
                 progress.update(task, total=report["embeddable_blocks"], completed=this["embedded"])
+                first = this["embedded"] if first is None else first
                 if this["status"] == "active":
                     break
                 if embed.rebuild_step(ctx_app) == 0:
                     time.sleep(0.5)
-        console.print(f"generation {gen['id']} is active")
+        took = time.monotonic() - started
+        done = report["embeddable_blocks"] - (first or 0)
+        console.print(
+            f"generation {gen['id']} is active: {done} blocks embedded in {took:.1f} s "
+            f"({done / max(took, 1e-9):.1f} blocks/s)"
+        )
 
 
 @app.command("reblend")
@@ -79,6 +99,10 @@ def embed_reblend(
     with opened_app() as ctx_app:
         queued = embed.queue_reblend(ctx_app, scope)
     console.print(f"queued {queued} sequence recount(s); `ctx embed status` shows the jobs")
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def worker() -> None:
@@ -95,6 +119,9 @@ def worker() -> None:
         dreamer.start()
         ctx_app.governor.start()
         console.print("worker running (jobs, Dream, the governor's indexer); Ctrl-C to stop")
+        # systemd and container runtimes stop services with SIGTERM: the same clean stop as Ctrl-C
+        # (a job in flight finishes or goes back to the queue when its lease ends).
+        signal.signal(signal.SIGTERM, _stop)
         try:
             w.run_forever()
         except KeyboardInterrupt:

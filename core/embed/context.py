@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ctx.core.embed.vectors import vector_literal
+from ctx.core.embed.wire import as_array, binary_vectors, halfvec
 from ctx.core.runtime import Job, JobHandler, enqueue
 
 if TYPE_CHECKING:
@@ -55,8 +55,9 @@ def blend_of(app: App) -> Blend:
     )
 
 
-def parse_vector(text: str) -> np.ndarray:
-    return np.array(text.strip("[]").split(","), dtype=np.float32)
+def parse_vector(value: Any) -> np.ndarray:
+    """A stored vector (binary ``HalfVector`` or text literal) as float32."""
+    return as_array(value)
 
 
 # A sequence's members: live blocks of one scope and category with an embedding in the
@@ -73,21 +74,21 @@ _MEMBER = """
 # (the anchor itself when it is still there).
 _AROUND = f"""
 SELECT * FROM (
-    (SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb {_MEMBER}
+    (SELECT b.id::text AS id, b.created_at, e.embedding AS emb {_MEMBER}
         AND (b.created_at, b.id) < (%(at)s, %(anchor)s::uuid)
       ORDER BY b.created_at DESC, b.id DESC LIMIT %(reach)s)
     UNION ALL
-    (SELECT b.id::text, b.created_at, e.embedding::text {_MEMBER}
+    (SELECT b.id::text, b.created_at, e.embedding {_MEMBER}
         AND (b.created_at, b.id) >= (%(at)s, %(anchor)s::uuid)
       ORDER BY b.created_at, b.id LIMIT %(reach)s + 1)
 ) s ORDER BY created_at, id
 """
 _FIRST_PAGE = f"""
-SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb {_MEMBER}
+SELECT b.id::text AS id, b.created_at, e.embedding AS emb {_MEMBER}
  ORDER BY b.created_at, b.id LIMIT %(page)s
 """
 _NEXT_PAGE = f"""
-SELECT b.id::text AS id, b.created_at, e.embedding::text AS emb {_MEMBER}
+SELECT b.id::text AS id, b.created_at, e.embedding AS emb {_MEMBER}
    AND (b.created_at, b.id) > (%(at)s, %(id)s::uuid)
  ORDER BY b.created_at, b.id LIMIT %(page)s
 """
@@ -107,21 +108,21 @@ def lock_sequences(
         )
 
 
-def _blend_segment(rows: list[dict[str, Any]], targets: set[int], blend: Blend) -> dict[str, str]:
+def _blend_segment(rows: list[dict[str, Any]], targets: set[int], blend: Blend) -> dict[str, Any]:
     """Context vectors of the rows at positions ``targets`` of one contiguous segment."""
     vecs = [parse_vector(r["emb"]) for r in rows]
     # run[i]: index of the run (consecutive rows within the gap) row i belongs to
     run = [0]
     for prev, cur in pairwise(rows):
         run.append(run[-1] + (cur["created_at"] - prev["created_at"] > blend.gap))
-    out: dict[str, str] = {}
+    out: dict[str, Any] = {}
     for i in targets:
         acc = vecs[i].copy()
         for j in range(max(0, i - blend.window), min(len(rows), i + blend.window + 1)):
             if j != i and run[j] == run[i]:
                 acc += blend.weight * vecs[j]
         norm = float(np.linalg.norm(acc))
-        out[rows[i]["id"]] = vector_literal(acc / norm if norm else vecs[i])
+        out[rows[i]["id"]] = halfvec(acc / norm if norm else vecs[i])
     return out
 
 
@@ -134,8 +135,9 @@ def refresh_around(
     """Recompute the context vectors near each anchor ``(scope, category, created_at, id,
     present)``: a block just embedded (``present``) or the place a removed block left. Returns
     the vectors written."""
-    updates: dict[str, str] = {}
+    updates: dict[str, Any] = {}
     reach = 2 * blend.window
+    binary_vectors(conn)
     lock_sequences(conn, generation, {(a[0], a[1]) for a in anchors})
     for scope, category, at, anchor, present in anchors:
         if blend.off:
@@ -156,6 +158,7 @@ def refresh_around(
                 "anchor": anchor,
                 "reach": reach,
             },
+            binary=True,
         ).fetchall()
         if not rows:
             continue
@@ -191,6 +194,7 @@ def refresh_sequence(
 ) -> int:
     """Recompute every context vector of one (scope, category) sequence, a page at a time."""
     lock_sequences(conn, generation, {(scope, category)})
+    binary_vectors(conn)
     written = 0
     rows: list[dict[str, Any]] = []  # loaded rows; the first `done` have their vector written
     done = 0
@@ -199,7 +203,7 @@ def refresh_sequence(
         params = {"gen": generation, "scope": scope, "category": category, "page": _PAGE}
         if after:
             params.update(at=after[0], id=after[1])
-        page = conn.execute(_NEXT_PAGE if after else _FIRST_PAGE, params).fetchall()
+        page = conn.execute(_NEXT_PAGE if after else _FIRST_PAGE, params, binary=True).fetchall()
         more = len(page) == _PAGE
         rows += page
         # A row's vector is final once its right-hand neighbours are loaded.

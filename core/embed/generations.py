@@ -132,9 +132,35 @@ def status(app: App) -> dict[str, Any]:
         pending = conn.execute(
             "SELECT status, count(*) AS n FROM context_jobs WHERE kind = 'embed' GROUP BY status"
         ).fetchall()
+        # Throughput: vectors written in the last minute, over the time they took (any process).
+        recent = {
+            r["generation"]: float(r["n"]) / max(float(r["span"]), 1.0)
+            for r in conn.execute(
+                "SELECT generation, count(*) AS n, "
+                "extract(epoch FROM now() - min(created_at)) AS span "
+                "FROM context_block_embeddings WHERE created_at > now() - interval '60 seconds' "
+                "GROUP BY generation"
+            ).fetchall()
+        }
     assert total is not None
-    return {
-        "embeddable_blocks": total["n"],
-        "generations": [{**g, "embedded": counts.get(g["id"], 0)} for g in gens],
-        "embed_jobs": {r["status"]: r["n"] for r in pending},
-    }
+    jobs = {r["status"]: r["n"] for r in pending}
+    out = []
+    for g in gens:
+        embedded = counts.get(g["id"], 0)
+        rate = recent.get(g["id"])
+        # what is left: a building generation's missing blocks, the active one's embed jobs
+        left = (
+            max(0, total["n"] - embedded)
+            if g["status"] == "building"
+            else jobs.get("queued", 0) + jobs.get("running", 0)
+        )
+        out.append(
+            {
+                **g,
+                "embedded": embedded,
+                "per_s": round(rate, 1) if rate else None,
+                "left": left,
+                "eta_s": round(left / rate) if rate and left else (0 if not left else None),
+            }
+        )
+    return {"embeddable_blocks": total["n"], "generations": out, "embed_jobs": jobs}

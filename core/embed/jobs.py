@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed.context import refresh_blocks
 from ctx.core.embed.generations import target_generations
-from ctx.core.embed.vectors import vector_literal
+from ctx.core.embed.wire import binary_vectors, halfvec
 from ctx.core.errors import EmbeddingError, error_text
 from ctx.core.runtime import (
     Job,
@@ -73,7 +73,7 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
                 (gen["id"], [r["id"] for r in rows]),
             )
             continue
-        with conn.cursor() as cur:
+        with binary_vectors(conn).cursor() as cur:
             cur.executemany(
                 "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
                 "embedding, context) VALUES (%s, %s, %s, %s::halfvec, %s::halfvec) "
@@ -81,9 +81,9 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
                 "context = EXCLUDED.context, content_hash = EXCLUDED.content_hash, "
                 "created_at = now()",
                 [
-                    (r["id"], gen["id"], r["content_hash"], lit, lit)
+                    (r["id"], gen["id"], r["content_hash"], vec, vec)
                     for r, v in zip(rows, vecs, strict=True)
-                    for lit in (vector_literal(v),)
+                    for vec in (halfvec(v),)
                 ],
             )
         refresh_blocks(app, conn, int(gen["id"]), [str(r["id"]) for r in rows])

@@ -14,7 +14,7 @@ from ctx.core.embed.generations import (
 )
 from ctx.core.embed.jobs import block_text
 from ctx.core.embed.settings import configured_options
-from ctx.core.embed.vectors import vector_literal
+from ctx.core.embed.wire import binary_vectors, halfvec
 from ctx.core.errors import CtxError
 from ctx.core.runtime import Job, JobHandler, JobOutcome, enqueue, run_kind
 
@@ -71,12 +71,12 @@ def fill_step(app: App, job: Job) -> bool:
                 log.info("embedding generation %s is now active", gen_id)
                 return False
             vecs = embedder.embed_documents([block_text(r["title"], r["content"]) for r in rows])
-            with conn.cursor() as cur:
+            with binary_vectors(conn).cursor() as cur:
                 cur.executemany(
                     "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
                     "embedding) VALUES (%s, %s, %s, %s::halfvec) ON CONFLICT DO NOTHING",
                     [
-                        (r["id"], gen_id, r["content_hash"], vector_literal(v))
+                        (r["id"], gen_id, r["content_hash"], halfvec(v))
                         for r, v in zip(rows, vecs, strict=True)
                     ],
                 )

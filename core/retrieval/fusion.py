@@ -56,6 +56,12 @@ _ARGS = (
     ("cutoff_min_blocks", "real"),
     ("private_category", "text"),
     ("tenant", "uuid"),
+    ("fts_budget", "integer"),
+    ("trigram_scan_max", "integer"),
+    ("dense_exact_max", "integer"),
+    ("hnsw_ef_search", "integer"),
+    ("hnsw_iterative", "text"),
+    ("hnsw_max_tuples", "integer"),
 )
 
 
@@ -115,6 +121,14 @@ def rrf_arguments(
         "cutoff_min_blocks": float(s["query.fts_cutoff_min_blocks"]),
         "private_category": private_category,
         "tenant": tenant,
+        "fts_budget": int(s["query.fts_budget"]),
+        "trigram_scan_max": int(s["query.trigram_scan_max"]),
+        "dense_exact_max": int(s["query.dense_exact_max"]),
+        # 0: twice the dense candidates, at least 40 (pgvector's default)
+        "hnsw_ef_search": int(s["query.hnsw_ef_search"])
+        or max(40, 2 * int(s["query.limit_dense"])),
+        "hnsw_iterative": str(s["query.hnsw_iterative_scan"]),
+        "hnsw_max_tuples": int(s["query.hnsw_max_scan_tuples"]),
     }
     for c in CHANNELS:
         args[f"weight_{c.name}"] = float(weights[c.name])

@@ -121,6 +121,54 @@ SETTINGS = [
         maximum=1.0,
     ),
     Setting(
+        "query.trigram_scan_max",
+        int,
+        20000,
+        "Readable blocks up to which the trigram title channel searches every title; in larger "
+        "scopes it ranks the titles of the other channels' candidates only (searching every "
+        "title costs tens of ms at 100,000 blocks). A very large value keeps the seed's full "
+        "search everywhere.",
+        minimum=0,
+        maximum=10**9,
+    ),
+    Setting(
+        "query.dense_exact_max",
+        int,
+        2000,
+        "Readable blocks up to which the dense channel compares the query with every vector "
+        "instead of walking the HNSW graph (exact, and cheap for small scopes; 0: always the "
+        "graph).",
+        minimum=0,
+        maximum=10**9,
+    ),
+    Setting(
+        "query.hnsw_ef_search",
+        int,
+        0,
+        "HNSW search list size (pgvector hnsw.ef_search), also the rows a walk fetches before "
+        "they are sorted exactly and cut to query.limit_dense: larger finds more of the true "
+        "nearest vectors, slower. 0: twice query.limit_dense, at least 40.",
+        minimum=0,
+        maximum=1000,
+    ),
+    Setting(
+        "query.hnsw_iterative_scan",
+        str,
+        "relaxed_order",
+        "Whether an HNSW walk whose results the filters (scopes, types, tags) thin out goes on "
+        "until it has enough (pgvector hnsw.iterative_scan): relaxed_order, strict_order or off.",
+        choices=("relaxed_order", "strict_order", "off"),
+    ),
+    Setting(
+        "query.hnsw_max_scan_tuples",
+        int,
+        20000,
+        "How many vectors an iterative HNSW walk visits at most (pgvector hnsw.max_scan_tuples); "
+        "a scope holding a small share of a large store needs more.",
+        minimum=1,
+        maximum=10**8,
+    ),
+    Setting(
         "query.fts_common_cutoff",
         float,
         0.05,
@@ -128,6 +176,16 @@ SETTINGS = [
         "(1 keeps every word).",
         minimum=0.0,
         maximum=1.0,
+    ),
+    Setting(
+        "query.fts_budget",
+        int,
+        500,
+        "Rows each full-text channel ranks at most: candidates are chosen by the query's rarest "
+        "words first (per-scope counts), then ranked with every word. 0 ranks every row that "
+        "matches any word, the seed's behaviour (docs/benchmarks.md).",
+        minimum=0,
+        maximum=10**7,
     ),
     Setting(
         "query.fts_cutoff_min_blocks",

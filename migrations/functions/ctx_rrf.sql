@@ -52,8 +52,19 @@ CREATE FUNCTION ctx_rrf(
     p_cutoff_min_blocks  real,
     p_private_category   text,       -- blocks of 'private' types are found only in this category
                                      -- (NULL: only when p_category names theirs)
-    p_tenant             uuid        -- the caller's tenant: blocks granted to it (and accepted)
+    p_tenant             uuid,       -- the caller's tenant: blocks granted to it (and accepted)
                                      -- are read besides p_scopes (NULL: none)
+    p_fts_budget         integer,    -- rows a full-text channel ranks at most (0: every match;
+                                     -- see ctx_fts_plan)
+    p_trigram_scan_max   integer,    -- readable blocks up to which the title channel searches
+                                     -- every title; above, it compares the titles of the other
+                                     -- channels' candidates only
+    p_dense_exact_max    integer,    -- readable blocks up to which the dense channel compares
+                                     -- every vector (exact) instead of walking the HNSW graph
+    p_hnsw_ef_search     integer,    -- HNSW candidate list per walk (hnsw.ef_search)
+    p_hnsw_iterative     text,       -- 'relaxed_order', 'strict_order' or 'off': whether a walk
+                                     -- that filters too much goes on (hnsw.iterative_scan)
+    p_hnsw_max_tuples    integer     -- how far an iterative walk goes (hnsw.max_scan_tuples)
 ) RETURNS TABLE (
     block_id       uuid,
     score          double precision,
@@ -74,6 +85,9 @@ DECLARE
     granted    uuid[];
     q_en       tsquery;
     q_de       tsquery;
+    m_en       tsquery;             -- which rows the channel ranks (NULL: every q_en match)
+    m_de       tsquery;
+    cap        bigint;
     q_dates    tsquery;
     content_words text;
     w          real[] := ARRAY[p_weight_dense, p_weight_fts_en, p_weight_fts_de, p_weight_trigram,
@@ -83,11 +97,17 @@ DECLARE
         'AND ($4::text IS NULL OR b.category = $4) AND b.tags @> $5 AND NOT (b.id = ANY($8)) '
         'AND (NOT (b.block_type = ANY($20)) OR b.category = $21)';
     dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
+    trgm_sql   text;
+    readable   bigint;
 BEGIN
-    PERFORM set_config('hnsw.ef_search', greatest(40, p_limit_dense * 2)::text, true);
+    PERFORM set_config('hnsw.ef_search', p_hnsw_ef_search::text, true);
     -- the `%` operator of the trigram channel reads its threshold from this setting
     PERFORM set_config('pg_trgm.similarity_threshold', p_trigram_threshold::text, true);
-    PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true);
+    PERFORM set_config('hnsw.iterative_scan', p_hnsw_iterative, true);
+    PERFORM set_config('hnsw.max_scan_tuples', p_hnsw_max_tuples::text, true);
+    -- Blocks the caller can read, from the per-scope counts (NULL: never counted, e.g. a store
+    -- filled before its first recount): the size decides how the dense and title channels search.
+    readable := (SELECT sum(blocks) FROM context_scope_stats WHERE scope = ANY(p_scopes));
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
         SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
     private := ARRAY(SELECT name::text FROM context_block_types WHERE retrieval_policy = 'private');
@@ -97,49 +117,84 @@ BEGIN
     -- shares a trigram with "the".
     content_words := (SELECT string_agg(token, ' ') FROM ts_debug('english', p_query)
                        WHERE lexemes IS NOT NULL AND lexemes <> '{}');
-    q_en := CASE WHEN w[2] > 0 THEN ctx_fts_query(
-                p_config => 'english', p_text => p_query, p_scopes => p_scopes,
-                p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks) END;
-    q_de := CASE WHEN w[3] > 0 THEN ctx_fts_query(
-                p_config => 'german', p_text => content_words, p_scopes => p_scopes,
-                p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks) END;
+    IF w[2] > 0 THEN
+        SELECT p.q_rank, p.q_match INTO q_en, m_en FROM ctx_fts_plan(
+            p_config => 'english', p_text => p_query, p_scopes => p_scopes,
+            p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks,
+            p_budget => p_fts_budget) p;
+    END IF;
+    IF w[3] > 0 THEN
+        SELECT p.q_rank, p.q_match INTO q_de, m_de FROM ctx_fts_plan(
+            p_config => 'german', p_text => content_words, p_scopes => p_scopes,
+            p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks,
+            p_budget => p_fts_budget) p;
+    END IF;
+    -- The hard bound: whatever the counts said (they lag writes, and every word may be common),
+    -- a channel ranks at most its budget of rows.
+    cap := CASE WHEN coalesce(p_fts_budget, 0) > 0 THEN p_fts_budget END;
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 
     IF p_embedding IS NOT NULL AND p_generation IS NOT NULL AND w[1] > 0 THEN
+        -- The walk returns its rows roughly nearest first (relaxed order) and goes on while the
+        -- filters thin them out; it fetches ef_search rows (at least the limit), which are
+        -- sorted by their exact distance before the limit is taken.
         dense_sql := format($d$
-            SELECT id, sim, row_number() OVER (ORDER BY dist, id) AS rnk FROM (
-                SELECT e.block_id AS id,
-                       (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
-                       (1 - (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
-                  FROM context_block_embeddings e
-                  JOIN context_blocks b ON b.id = e.block_id
-                 WHERE e.generation = %2$s AND %3$s
-                 ORDER BY e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)
-                 LIMIT $7) d$d$, p_dims, p_generation, filters);
+            SELECT id, sim, rnk FROM (
+                SELECT id, sim, row_number() OVER (ORDER BY dist, id) AS rnk FROM (
+                    SELECT e.block_id AS id,
+                           (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
+                           (1 - (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
+                      FROM context_block_embeddings e
+                      JOIN context_blocks b ON b.id = e.block_id
+                     WHERE e.generation = %2$s AND %3$s
+                     ORDER BY (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s))%4$s
+                     LIMIT %5$s) d) r
+             WHERE rnk <= $7$d$, p_dims, p_generation, filters,
+            -- Exact: "+ 0" is an order no index provides, so every readable vector is compared
+            -- (a few ms for a small scope, where the graph walk could miss some of its vectors).
+            CASE WHEN readable <= p_dense_exact_max THEN ' + 0' ELSE '' END,
+            greatest(p_limit_dense, p_hnsw_ef_search));
     END IF;
+
+    -- The title channel: pg_trgm's `%` costs CPU per title sharing trigrams with the query (tens
+    -- of ms at 100,000 blocks, whatever the indexes), and title similarity rarely finds what no
+    -- other channel found. Up to p_trigram_scan_max readable blocks it searches every title;
+    -- above, it ranks the titles of the dense and full-text candidates (already filtered).
+    trgm_sql := CASE WHEN readable IS NULL OR readable <= p_trigram_scan_max THEN format($t$
+        SELECT b.id, similarity(b.title, $17)::real AS s
+          FROM context_blocks b
+         WHERE $12[4] > 0 AND b.title %% $17 AND %1$s$t$, filters)
+    ELSE $t$
+        SELECT id, s FROM (
+            SELECT b.id, similarity(b.title, $17)::real AS s
+              FROM context_blocks b
+             WHERE $12[4] > 0
+               AND b.id IN (SELECT id FROM dense UNION SELECT id FROM en UNION SELECT id FROM de)
+        ) c WHERE s >= current_setting('pg_trgm.similarity_threshold')::real$t$
+    END;
 
     RETURN QUERY EXECUTE format($q$
         WITH dense AS (%1$s),
         en AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_en, $15)::real AS s
-                  FROM context_blocks b
-                 WHERE $15 IS NOT NULL AND b.ts_en @@ $15 AND %2$s
+                SELECT c.id, ts_rank_cd(c.ts_en, $15)::real AS s FROM (
+                    SELECT b.id, b.ts_en, row_number() OVER () AS n FROM context_blocks b
+                     WHERE $15 IS NOT NULL AND b.ts_en @@ coalesce($23, $15) AND %2$s) c
+                 WHERE $25 IS NULL OR c.n <= $25
                  ORDER BY 2 DESC LIMIT $9) x
         ),
         de AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, ts_rank_cd(b.ts_de, $16)::real AS s
-                  FROM context_blocks b
-                 WHERE $16 IS NOT NULL AND b.ts_de @@ $16 AND %2$s
+                SELECT c.id, ts_rank_cd(c.ts_de, $16)::real AS s FROM (
+                    SELECT b.id, b.ts_de, row_number() OVER () AS n FROM context_blocks b
+                     WHERE $16 IS NOT NULL AND b.ts_de @@ coalesce($24, $16) AND %2$s) c
+                 WHERE $25 IS NULL OR c.n <= $25
                  ORDER BY 2 DESC LIMIT $10) x
         ),
         trgm AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
-                SELECT b.id, similarity(b.title, $17)::real AS s
-                  FROM context_blocks b
-                 WHERE $12[4] > 0 AND b.title %% $17 AND %2$s
+                %3$s
                  ORDER BY 2 DESC
                  LIMIT $11) x
         ),
@@ -185,9 +240,10 @@ BEGIN
                                             THEN (SELECT rnk FROM dated_last) END) AS rnk) dr
          ORDER BY 2 DESC, f.id
          LIMIT $14
-    $q$, dense_sql, filters)
+    $q$, dense_sql, filters, trgm_sql)
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
           p_limit_trigram, w, p_k::double precision, p_result_limit, q_en, q_de, content_words,
-          q_dates, p_limit_dates, private, coalesce(p_private_category, p_category), granted;
+          q_dates, p_limit_dates, private, coalesce(p_private_category, p_category), granted,
+          m_en, m_de, cap;
 END $$;

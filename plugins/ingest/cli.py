@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ctx.core import ApiClient, ValidationError
+from ctx.core import ApiClient, RateColumn, ValidationError
 from ctx.plugins.ingest.doc_cli import BODY_LIMIT, ingest_files
 from ctx.plugins.ingest.documents import KINDS
 from ctx.plugins.ingest.prepare import payload
@@ -76,6 +77,7 @@ def progress_bar() -> Progress:
         TextColumn("ingest"),
         BarColumn(),
         MofNCompleteColumn(),
+        RateColumn("notes"),
         TimeRemainingColumn(),
         console=console,
         transient=True,
@@ -168,6 +170,7 @@ def ingest_vault(
         return api.request("POST", "/api/ingest/notes", {"vault": label, "notes": group})
 
     failed = False
+    started = time.monotonic()
     with progress_bar() as bar:
         task = bar.add_task("ingest", total=len(todo))
         for group, answer, error in send_all(groups, send, workers):
@@ -180,7 +183,10 @@ def ingest_vault(
                 counts[key] += answer[key]
             broken += [(p["path"], f"not stored: {p['problem']}") for p in answer["problems"]]
     done = api.request("POST", "/api/ingest/finish", {"vault": label, "paths": paths})
+    took = time.monotonic() - started
     summary |= {
+        "seconds": round(took, 2),
+        "notes_per_s": round(len(todo) / took, 1) if todo and took > 0 else None,
         "sent": len(todo),
         "created": counts["created"],
         "updated": counts["updated"],
@@ -210,6 +216,10 @@ def report(summary: dict[str, Any], broken: list[tuple[str, str]], as_json: bool
             f"unchanged {summary['unchanged']}, archived {summary['archived']}, "
             f"links {summary['links']}"
         )
+        if summary.get("notes_per_s"):
+            line += (
+                f"; sent {summary['sent']} in {summary['seconds']} s ({summary['notes_per_s']}/s)"
+            )
     typer.echo(f"{line}; broken files: {len(broken)}")
     for path, why in broken:
         typer.echo(f"  {path}: {why}")

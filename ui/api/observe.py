@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 
 from ctx.core import App, llm
 from ctx.core.embed import active_generation
+from ctx.core.embed import status as embed_status
 from ctx.core.errors import ValidationError
 from ctx.core.runtime import counts
 from ctx.ui.api.deps import AdminDep, AppDep
@@ -65,11 +66,17 @@ def llmlog(
 
 
 def _embedding(app: App) -> dict[str, Any] | None:
+    """The active generation, with its backlog, recent throughput and ETA (and a building one's)."""
     with app.connection() as conn:
         gen = active_generation(conn)
     if gen is None:
         return None
-    return {k: gen[k] for k in ("id", "provider", "model", "dimensions")}
+    keys = ("id", "provider", "model", "dimensions", "embedded", "left", "per_s", "eta_s")
+    gens = {g["status"]: {k: g[k] for k in keys} for g in embed_status(app)["generations"]}
+    out = gens.get("active") or {k: gen[k] for k in keys[:4]}
+    if "building" in gens:
+        out["building"] = gens["building"]
+    return out
 
 
 @router.get("/status", name="status")

@@ -192,10 +192,16 @@ def test_core_functions_take_named_arguments_without_defaults(empty_url: str) ->
     rows = _query(
         empty_url,
         "SELECT proname, pronargdefaults, pg_get_function_identity_arguments(oid) AS args "
-        "FROM pg_proc WHERE proname IN ('ctx_rrf', 'ctx_fts_query', 'ctx_embedding_index')",
+        "FROM pg_proc WHERE proname IN "
+        "('ctx_rrf', 'ctx_fts_query', 'ctx_fts_plan', 'ctx_embedding_index')",
     )
     by_name = {r["proname"]: r for r in rows}
-    assert set(by_name) == {"ctx_rrf", "ctx_fts_query", "ctx_embedding_index"}  # one of each
+    assert set(by_name) == {  # one of each
+        "ctx_rrf",
+        "ctx_fts_query",
+        "ctx_fts_plan",
+        "ctx_embedding_index",
+    }
     assert all(r["pronargdefaults"] == 0 for r in rows)  # nothing that could drift from settings
     assert "p_weight_dense real" in by_name["ctx_rrf"]["args"]
     assert "p_limit_dates integer" in by_name["ctx_rrf"]["args"]
@@ -220,4 +226,4 @@ def test_ctx_rrf_is_replaced_whatever_overloads_exist(empty_url: str) -> None:
     )
     assert migrate.apply_migrations(empty_url, None) == ["core/functions/ctx_rrf.sql"]
     rows = _query(empty_url, "SELECT pronargs FROM pg_proc WHERE proname = 'ctx_rrf'")
-    assert [r["pronargs"] for r in rows] == [27]
+    assert [r["pronargs"] for r in rows] == [33]

