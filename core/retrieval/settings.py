@@ -181,9 +181,10 @@ SETTINGS = [
         "query.fts_budget",
         int,
         500,
-        "Rows each full-text channel ranks at most: candidates are chosen by the query's rarest "
-        "words first (per-scope counts), then ranked with every word. 0 ranks every row that "
-        "matches any word, the seed's behaviour (docs/benchmarks.md).",
+        "Rows each full-text channel ranks at most once the readable blocks reach "
+        "query.fts_cutoff_min_blocks: candidates are chosen by the query's rarest words first "
+        "(per-scope counts), then ranked with every word. 0 ranks every row that matches any "
+        "word, the seed's behaviour (docs/benchmarks.md).",
         minimum=0,
         maximum=10**7,
     ),

@@ -6,7 +6,8 @@
 --            blocks, lexemes found in more than p_common_cutoff of those blocks are left out: such
 --            words barely discriminate. When every word is common, the rarest one stays.
 --   q_match: which rows become candidates, or NULL for "every row q_rank matches". With a budget
---            (p_budget > 0) and more readable blocks than the budget, the lexemes are taken rarest
+--            (p_budget > 0) and more readable blocks than the budget and than p_min_blocks (the
+--            store size from which the cutoff applies too), the lexemes are taken rarest
 --            first while their blocks add up to at most the budget (the rarest always), plus the
 --            rows holding every other lexeme when that set is expected to fit too. A row matching
 --            only common words is then never ranked: PostgreSQL has no top-k index for
@@ -55,7 +56,9 @@ BEGIN
     END IF;
     total := (SELECT coalesce(sum(blocks), 0) FROM context_scope_stats WHERE scope = ANY(p_scopes));
     common := p_common_cutoff < 1 AND total > 0 AND total >= p_min_blocks;
-    bounded := coalesce(p_budget, 0) > 0 AND total > p_budget;
+    -- Like the cutoff, the bound waits for p_min_blocks: below it ranking every match is cheap,
+    -- and words common in a small scope (a speaker's name in a conversation) still carry meaning.
+    bounded := coalesce(p_budget, 0) > 0 AND total > p_budget AND total >= p_min_blocks;
     kept := lexemes;
     IF common OR bounded THEN
         WITH counted AS (

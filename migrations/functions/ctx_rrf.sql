@@ -129,9 +129,11 @@ BEGIN
             p_common_cutoff => p_common_cutoff, p_min_blocks => p_cutoff_min_blocks,
             p_budget => p_fts_budget) p;
     END IF;
-    -- The hard bound: whatever the counts said (they lag writes, and every word may be common),
-    -- a channel ranks at most its budget of rows.
-    cap := CASE WHEN coalesce(p_fts_budget, 0) > 0 THEN p_fts_budget END;
+    -- The hard bound where ctx_fts_plan bounds (or the size is unknown: never counted):
+    -- whatever the counts said (they lag writes, and every word may be common), a channel ranks
+    -- at most its budget of rows.
+    cap := CASE WHEN coalesce(p_fts_budget, 0) > 0
+                 AND (readable IS NULL OR readable >= p_cutoff_min_blocks) THEN p_fts_budget END;
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 

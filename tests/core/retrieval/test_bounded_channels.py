@@ -57,6 +57,13 @@ def _plan(app: App, text: str, scopes: list[str], budget: int) -> dict[str, Any]
     return row
 
 
+def _bound_from(app: App, blocks: int) -> None:
+    """Bound from this store size on (default 5,000, like the common-word cutoff), which keeps
+    every word (the cutoff is another rule)."""
+    set_setting(app, "query.fts_cutoff_min_blocks", blocks)
+    set_setting(app, "query.fts_common_cutoff", 1.0)
+
+
 def _common_and_rare(app: App, scope: str) -> tuple[set[str], set[str]]:
     rows = [(f"Server note {i}", "The server restarted after the update.") for i in range(150)]
     rows += [(f"Animal note {i}", "A kangaroo crossed the road.") for i in range(8)]
@@ -72,6 +79,12 @@ def test_the_plan_matches_the_rarest_words_first_and_ranks_with_all(app: App) ->
     assert set(bounded["r"].split(" | ")) == {"'server'", "'kangaroo'"}  # ranking keeps both
     assert _plan(app, "server kangaroo", ["zoo"], 0)["m"] is None  # unbounded: every match
     assert _plan(app, "server kangaroo", ["zoo"], 500)["m"] is None  # the scope fits the budget
+    with app.connection() as conn:  # a scope under p_min_blocks is never bounded
+        row = conn.execute(
+            "SELECT q_match FROM ctx_fts_plan(p_config => 'english', p_text => 'server kangaroo', "
+            "p_scopes => '{zoo}', p_common_cutoff => 1, p_min_blocks => 1000, p_budget => 50)"
+        ).fetchone()
+    assert row == {"q_match": None}
     # another scope's counts never shape the plan: in an empty scope nothing is bounded
     assert _plan(app, "server kangaroo", ["elsewhere"], 50)["m"] is None
 
@@ -79,6 +92,9 @@ def test_the_plan_matches_the_rarest_words_first_and_ranks_with_all(app: App) ->
 def test_rows_matching_only_common_words_are_not_ranked_under_a_budget(app: App) -> None:
     common, rare = _common_and_rare(app, "zoo")
     set_setting(app, "query.fts_budget", 50)
+    _bound_from(app, 1000)  # 160 blocks: too small to bound
+    assert len(_fuse(app, "server kangaroo", ["zoo"], ONLY_EN)) == 100
+    _bound_from(app, 100)
     found = {str(r["block_id"]) for r in _fuse(app, "server kangaroo", ["zoo"], ONLY_EN)}
     assert found == rare  # the 8 kangaroo notes and the 2 with both words
     set_setting(app, "query.fts_budget", 0)  # the seed's behaviour: every matching row
@@ -91,6 +107,7 @@ def test_rows_matching_only_common_words_are_not_ranked_under_a_budget(app: App)
 def test_a_channel_never_ranks_more_rows_than_its_budget(app: App) -> None:
     _common_and_rare(app, "zoo")
     set_setting(app, "query.fts_budget", 30)
+    _bound_from(app, 100)
     rows = _fuse(app, "server", ["zoo"], ONLY_EN, limit_fts_en=500)
     assert len(rows) == 30  # 'server' alone is common: the hard cap holds
     set_setting(app, "query.fts_budget", 0)
