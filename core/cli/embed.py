@@ -101,10 +101,6 @@ def embed_reblend(
     console.print(f"queued {queued} sequence recount(s); `ctx embed status` shows the jobs")
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def worker() -> None:
     """Run background jobs in the foreground (for extra worker processes beside ctxd)."""
     from ctx.core.graph import DreamWorker
@@ -119,9 +115,9 @@ def worker() -> None:
         dreamer.start()
         ctx_app.governor.start()
         console.print("worker running (jobs, Dream, the governor's indexer); Ctrl-C to stop")
-        # systemd and container runtimes stop services with SIGTERM: the same clean stop as Ctrl-C
-        # (a job in flight finishes or goes back to the queue when its lease ends).
-        signal.signal(signal.SIGTERM, _stop)
+        # systemd and container runtimes stop services with SIGTERM: the worker finishes the batch
+        # in hand and returns (Worker.stop from a handler only sets its events).
+        signal.signal(signal.SIGTERM, lambda signum, frame: w.stop())
         try:
             w.run_forever()
         except KeyboardInterrupt:

@@ -4,6 +4,8 @@ A 384-dimensional vector is about 3 KB as a text literal (formatted in Python, p
 server) and 772 bytes in binary (``HalfVector.to_binary``: a header and IEEE half floats), which
 is also what the columns store, so nothing is rounded twice. ``binary_vectors(conn)`` registers
 the ``halfvec`` adapters on a connection once (one catalogue lookup per pooled connection).
+Whether a pooled connection has them depends on its history, so code that reads a ``halfvec``
+column passes the value through ``as_array`` (which takes both forms) or casts it to text.
 """
 
 from __future__ import annotations

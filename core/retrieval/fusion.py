@@ -124,9 +124,9 @@ def rrf_arguments(
         "fts_budget": int(s["query.fts_budget"]),
         "trigram_scan_max": int(s["query.trigram_scan_max"]),
         "dense_exact_max": int(s["query.dense_exact_max"]),
-        # 0: twice the dense candidates, at least 40 (pgvector's default)
+        # 0: twice the dense candidates, at least 40 (pgvector's default), at most pgvector's 1000
         "hnsw_ef_search": int(s["query.hnsw_ef_search"])
-        or max(40, 2 * int(s["query.limit_dense"])),
+        or min(1000, max(40, 2 * int(s["query.limit_dense"]))),
         "hnsw_iterative": str(s["query.hnsw_iterative_scan"]),
         "hnsw_max_tuples": int(s["query.hnsw_max_scan_tuples"]),
     }

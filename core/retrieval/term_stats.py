@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 KIND = "scope_terms"
 KEEP_SHARE = 0.005  # lexemes in fewer blocks than this share are never common
+# ... and never in fewer than FLOOR_MAX blocks: ctx_fts_plan counts an uncounted word as
+# floor - 1 blocks when it bounds a full-text channel, so the floor must stay well under
+# query.fts_budget whatever the scope's size
+FLOOR_MAX = 50
 REFRESH_CHANGE = 0.10
 SMALL_SCOPE = 200  # below this, every change refreshes (a recount is cheap)
 LOCK_CLASS = 0x63747374  # "ctst": advisory locks of scope recounts
@@ -50,7 +54,7 @@ def _due(counted: int | None, live: int) -> bool:
 
 def _recount(conn: psycopg.Connection[Any], scope: str, blocks: int) -> None:
     conn.execute("DELETE FROM context_scope_terms WHERE scope = %s", (scope,))
-    floor = max(2, int(blocks * KEEP_SHARE))
+    floor = max(2, min(int(blocks * KEEP_SHARE), FLOOR_MAX))
     for config, column in CONFIGS:
         # ts_stat takes the statement as text: the scope is passed as a quoted literal.
         conn.execute(
@@ -61,9 +65,10 @@ def _recount(conn: psycopg.Connection[Any], scope: str, blocks: int) -> None:
             {"scope": scope, "config": config, "floor": floor},
         )
     conn.execute(
-        "INSERT INTO context_scope_stats (scope, blocks) VALUES (%s, %s) "
-        "ON CONFLICT (scope) DO UPDATE SET blocks = EXCLUDED.blocks, refreshed_at = now()",
-        (scope, blocks),
+        "INSERT INTO context_scope_stats (scope, blocks, term_floor) VALUES (%s, %s, %s) "
+        "ON CONFLICT (scope) DO UPDATE SET blocks = EXCLUDED.blocks, "
+        "term_floor = EXCLUDED.term_floor, refreshed_at = now()",
+        (scope, blocks, floor),
     )
 
 

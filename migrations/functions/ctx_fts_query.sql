@@ -16,8 +16,9 @@
 --            still order them.
 --
 -- The counts come from context_scope_terms of p_scopes only, so nothing outside the caller's
--- scopes shapes either query. Lexemes without a count are rarer than the recount's floor
--- (ctx.core.retrieval.term_stats) and count as 0.
+-- scopes shapes either query. A lexeme without a count is in fewer blocks than the recount's
+-- floor (ctx.core.retrieval.term_stats) and counts as floor - 1 per scope: an upper bound, so a
+-- budget is never overrun by words the counts did not keep.
 --
 -- ctx_fts_query is q_rank alone (the query as the unbounded channel reads it).
 DO $$
@@ -40,6 +41,7 @@ LANGUAGE plpgsql STABLE AS $$
 DECLARE
     lexemes  text[];
     total    bigint;
+    unseen   bigint;         -- blocks an uncounted lexeme may be in, at most
     kept     text[];
     counts   bigint[];       -- blocks holding each kept lexeme, rarest first
     chosen   text[] := '{}';
@@ -54,8 +56,11 @@ BEGIN
         q_rank := ''::tsquery;
         RETURN;
     END IF;
-    total := (SELECT coalesce(sum(blocks), 0) FROM context_scope_stats WHERE scope = ANY(p_scopes));
-    common := p_common_cutoff < 1 AND total > 0 AND total >= p_min_blocks;
+    SELECT coalesce(sum(blocks), 0),
+           coalesce(sum(coalesce(term_floor, greatest(2, floor(blocks * 0.005)::integer)) - 1), 0)
+      INTO total, unseen
+      FROM context_scope_stats WHERE scope = ANY(p_scopes);
+    common := coalesce(p_common_cutoff, 1) < 1 AND total > 0 AND total >= p_min_blocks;
     -- Like the cutoff, the bound waits for p_min_blocks: below it ranking every match is cheap,
     -- and words common in a small scope (a speaker's name in a conversation) still carry meaning.
     bounded := coalesce(p_budget, 0) > 0 AND total > p_budget AND total >= p_min_blocks;
@@ -65,7 +70,7 @@ BEGIN
             SELECT l AS lexeme,
                    coalesce((SELECT sum(t.blocks) FROM context_scope_terms t
                               WHERE t.config = p_config::text AND t.lexeme = l
-                                AND t.scope = ANY(p_scopes)), 0)::bigint AS blocks
+                                AND t.scope = ANY(p_scopes)), unseen)::bigint AS blocks
               FROM unnest(lexemes) AS l
         ), judged AS (
             SELECT lexeme, blocks, NOT (common AND blocks::real / total > p_common_cutoff) AS ok

