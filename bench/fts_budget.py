@@ -97,6 +97,8 @@ def built(app: Any, convs: list[Any]) -> dict[str, str]:
             "AND scope = ANY(%s)",
             ([c.scope for c in convs],),
         ).fetchall()
+        for conv in convs:  # the counts as this version of ctx keeps them
+            term_stats.refresh_scope(conn, conv.scope)
     return {str(r["id"]): r["title"].rsplit("(", 1)[-1].rstrip(")") for r in rows}
 
 

@@ -489,6 +489,8 @@ def main() -> None:
                 assert taken is not None
                 report["blocks"] = int(taken["n"])
                 report["load"] = {"reused": True}
+                with app.connection() as conn:  # the counts as this version of ctx keeps them
+                    term_stats.refresh_scope(conn, SCOPE)
             else:
                 t0 = time.perf_counter()
                 report["load"] = bulk_load(app, corpus, args.blocks, gen)

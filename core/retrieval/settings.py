@@ -180,7 +180,7 @@ SETTINGS = [
     Setting(
         "query.fts_budget",
         int,
-        500,
+        250,
         "Rows each full-text channel ranks at most once the readable blocks reach "
         "query.fts_cutoff_min_blocks: candidates are chosen by the query's rarest words first "
         "(per-scope counts), then ranked with every word. 0 ranks every row that matches any "
