@@ -42,37 +42,21 @@ import psycopg
 from _common import REPO_ROOT, percentile, progress, table
 
 sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
-from cluster_kit import EMBED_LOG_SQL, Fleet, TcpPostgres, lease_owners, postgres_bin, wait_for
+from cluster_kit import (
+    EMBED_LOG_SQL,
+    Fleet,
+    TcpPostgres,
+    embed_jobs,
+    embed_runs,
+    embed_writers,
+    postgres_bin,
+    running_jobs,
+    wait_for,
+)
 from openai_server import OpenAIServer
 
 SETTING = "llm.log_keep_days"  # hot, harmless: read by the call-log cleanup only
 ARRIVAL_LIMIT_S = 10.0
-
-
-def _rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with psycopg.connect(url) as conn:
-        return conn.execute(sql, params).fetchall()
-
-
-def _embed_jobs(url: str) -> int:
-    return int(_rows(url, "SELECT count(*) FROM context_jobs WHERE kind = 'embed'")[0][0])
-
-
-def _runs(url: str, ids: list[str]) -> Counter[str]:
-    rows = _rows(
-        url, "SELECT block_id::text FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[])", ids
-    )
-    return Counter(str(r[0]) for r in rows)
-
-
-def _writers(url: str, ids: list[str]) -> dict[str, int]:
-    rows = _rows(
-        url,
-        "SELECT writer, count(*) FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[]) "
-        "GROUP BY 1 ORDER BY 1",
-        ids,
-    )
-    return {str(r[0]): int(r[1]) for r in rows}
 
 
 class Writer:
@@ -112,7 +96,7 @@ def _write_phase(
     with ThreadPoolExecutor(threads) as pool:
         stored = list(pool.map(lambda n: writer.store(n, label), range(count)))
     wrote = time.perf_counter() - started
-    drained = wait_for("the embed queue to drain", lambda: _embed_jobs(url) == 0, 600, poll=0.05)
+    drained = wait_for("the embed queue to drain", lambda: not embed_jobs(url), 600, poll=0.05)
     return stored, wrote, drained
 
 
@@ -159,22 +143,15 @@ def _kill_phase(
     ids = [block_id for block_id, _ in stored]
 
     def w1_running() -> int:
-        with psycopg.connect(url) as conn:
-            lease = lease_owners(conn)["w1"]
-            row = conn.execute(
-                "SELECT count(*) FROM context_jobs WHERE kind = 'embed' AND status = 'running' "
-                "AND locked_by = %s",
-                (lease,),
-            ).fetchone()
-        return int(row[0]) if row else 0
+        return len(running_jobs(url, "w1"))
 
     wait_for("w1 holding embed jobs", lambda: w1_running() > 0, 60)
     orphaned = w1_running()
     fleet.kill(w1)
     killed = time.perf_counter()
     peer.reset("ok")
-    recovered = wait_for("the survivors draining", lambda: _embed_jobs(url) == 0, 600, poll=0.05)
-    runs = _runs(url, ids)
+    recovered = wait_for("the survivors draining", lambda: not embed_jobs(url), 600, poll=0.05)
+    runs = embed_runs(url, ids)
     return {
         "held": held,
         "orphaned_by_kill": orphaned,
@@ -182,7 +159,7 @@ def _kill_phase(
         "run_twice": sum(1 for n in runs.values() if n > 1),
         "drained_after_kill_s": round(time.perf_counter() - killed, 2),
         "recovery_s": round(recovered, 2),
-        "by_process": _writers(url, ids),
+        "by_process": dict(embed_writers(url, ids)),
     }
 
 
@@ -225,8 +202,8 @@ def main() -> int:
                     url, writer, args.writes, args.threads, "bulk"
                 )
                 ids = [block_id for block_id, _ in stored]
-                runs = _runs(url, ids)
-                bulk_by_process = _writers(url, ids)
+                runs = embed_runs(url, ids)
+                bulk_by_process = dict(embed_writers(url, ids))
                 sent = Counter(
                     text
                     for r in list(peer.requests)

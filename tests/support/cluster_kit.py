@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
@@ -268,3 +269,44 @@ CREATE TRIGGER scale_out_log_embedding
     AFTER INSERT OR UPDATE OF embedding ON context_block_embeddings
     FOR EACH ROW EXECUTE FUNCTION scale_out_log_embedding();
 """
+
+
+def query_rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """One statement on a fresh connection (the fleet's database, outside any ctx process)."""
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def embed_jobs(url: str) -> dict[str, int]:
+    """Embed jobs still in the queue, by status."""
+    rows = query_rows(
+        url, "SELECT status, count(*) FROM context_jobs WHERE kind = 'embed' GROUP BY 1"
+    )
+    return {str(status): int(n) for status, n in rows}
+
+
+def embed_runs(url: str, ids: list[str]) -> Counter[str]:
+    """How often each block was embedded (one per embed job run), from EMBED_LOG_SQL's log."""
+    rows = query_rows(
+        url, "SELECT block_id::text FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[])", ids
+    )
+    return Counter(str(r[0]) for r in rows)
+
+
+def embed_writers(url: str, ids: list[str]) -> Counter[str]:
+    """How many of these blocks' embeddings each process (application_name) wrote."""
+    rows = query_rows(
+        url, "SELECT writer FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[])", ids
+    )
+    return Counter(str(r[0]) for r in rows)
+
+
+def running_jobs(url: str, process: str, kind: str = "embed") -> list[int]:
+    """Ids of the jobs of ``kind`` that the named fleet process holds (its lease) right now."""
+    with psycopg.connect(url) as conn:
+        lease = lease_owners(conn)[process]
+        rows = conn.execute(
+            "SELECT id FROM context_jobs WHERE kind = %s AND status = 'running' AND locked_by = %s",
+            (kind, lease),
+        ).fetchall()
+    return [int(r[0]) for r in rows]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import openai_server
@@ -23,8 +22,12 @@ from cluster_kit import (
     Fleet,
     Process,
     TcpPostgres,
-    lease_owners,
+    embed_jobs,
+    embed_runs,
+    embed_writers,
     postgres_bin,
+    query_rows,
+    running_jobs,
     wait_for,
 )
 
@@ -54,16 +57,6 @@ def fleet(tmp_path: Path, peer: openai_server.OpenAIServer) -> Iterator[Fleet]:
             fleet.stop_all()
 
 
-def _rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with psycopg.connect(url) as conn:
-        return conn.execute(sql, params).fetchall()
-
-
-def _embed_jobs(url: str) -> dict[str, int]:
-    rows = _rows(url, "SELECT status, count(*) FROM context_jobs WHERE kind = 'embed' GROUP BY 1")
-    return {str(status): int(n) for status, n in rows}
-
-
 def _store(client: httpx.Client, title: str, content: str, category: str) -> str:
     reply = client.post(
         "/api/store", json={"title": title, "content": content, "category": category}
@@ -72,24 +65,9 @@ def _store(client: httpx.Client, title: str, content: str, category: str) -> str
     return str(reply.json()["id"])
 
 
-def _runs(url: str, ids: list[str]) -> Counter[str]:
-    """How often each block was embedded (one per embed job run)."""
-    rows = _rows(
-        url, "SELECT block_id::text FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[])", ids
-    )
-    return Counter(str(r[0]) for r in rows)
-
-
-def _writers(url: str, ids: list[str]) -> Counter[str]:
-    rows = _rows(
-        url, "SELECT writer FROM scale_out_embed_log WHERE block_id = ANY(%s::uuid[])", ids
-    )
-    return Counter(str(r[0]) for r in rows)
-
-
 def _own_context(url: str, ids: list[str]) -> dict[str, bool]:
     """Per block: is its context vector its own embedding (no neighbour blended in)?"""
-    rows = _rows(
+    rows = query_rows(
         url,
         "SELECT block_id::text, context::text = embedding::text FROM context_block_embeddings "
         "WHERE block_id = ANY(%s::uuid[])",
@@ -126,8 +104,8 @@ def test_two_servers_and_two_workers_share_one_database(
             block_id = _store(via_a if n % 2 else via_b, f"Shipment {n}", content, "batch")
             batch.append(block_id)
             texts[block_id] = f"Shipment {n}\n\n{content}"
-        wait_for("the embed jobs to drain", lambda: not _embed_jobs(url), 30)
-        assert _runs(url, batch) == Counter(batch)  # every job ran, none twice
+        wait_for("the embed jobs to drain", lambda: not embed_jobs(url), 30)
+        assert embed_runs(url, batch) == Counter(batch)  # every job ran, none twice
         sent = Counter(
             text
             for r in list(peer.requests)
@@ -135,7 +113,7 @@ def test_two_servers_and_two_workers_share_one_database(
             for text in r.body["input"]
         )
         assert [sent[texts[block_id]] for block_id in batch] == [1] * JOBS
-        print("embed jobs by process:", dict(_writers(url, batch)))
+        print("embed jobs by process:", dict(embed_writers(url, batch)))
         # With the default blend, blocks in one sequence carry their neighbours.
         assert not all(_own_context(url, batch).values())
 
@@ -155,11 +133,11 @@ def test_two_servers_and_two_workers_share_one_database(
             # processes may claim a job, so store until each worker has had its share).
             n = len(after)
             after.append(_store(via_a if n % 2 else via_b, f"Late {n}", f"Late note {n}.", "late"))
-            done = _writers(url, after)
+            done = embed_writers(url, after)
             return done["w1"] > 0 and done["w2"] > 0
 
         wait_for("both workers embedding new blocks", both_workers_embedded_some, 45, poll=0.05)
-        wait_for("the late embed jobs to drain", lambda: not _embed_jobs(url), 30)
+        wait_for("the late embed jobs to drain", lambda: not embed_jobs(url), 30)
         own = _own_context(url, after)
         assert len(own) == len(after) >= 2
         assert all(own.values()), own  # every process blended with the new weight, 0
@@ -172,25 +150,18 @@ def test_two_servers_and_two_workers_share_one_database(
         ]
 
         def w1_jobs() -> list[int]:
-            with psycopg.connect(url) as conn:
-                lease = lease_owners(conn)["w1"]
-                rows = conn.execute(
-                    "SELECT id FROM context_jobs WHERE kind = 'embed' AND status = 'running' "
-                    "AND locked_by = %s",
-                    (lease,),
-                ).fetchall()
-            return [int(r[0]) for r in rows]
+            return running_jobs(url, "w1")
 
         wait_for("worker w1 holding embed jobs", lambda: bool(w1_jobs()), 30)
         orphaned = w1_jobs()
         fleet.kill(w1)
         peer.reset("ok")  # the survivors' stalled calls return; w1's never will
-        wait_for("the survivors finishing every held job", lambda: not _embed_jobs(url), 30)
-        assert _rows(url, "SELECT count(*) FROM context_jobs WHERE status = 'quarantined'") == [
-            (0,)
-        ]
-        assert _runs(url, held) == Counter(held)  # nothing lost, nothing done twice
-        writers = _writers(url, held)
+        wait_for("the survivors finishing every held job", lambda: not embed_jobs(url), 30)
+        assert query_rows(
+            url, "SELECT count(*) FROM context_jobs WHERE status = 'quarantined'"
+        ) == [(0,)]
+        assert embed_runs(url, held) == Counter(held)  # nothing lost, nothing done twice
+        writers = embed_writers(url, held)
         assert "w1" not in writers
         print(f"w1 held {len(orphaned)} jobs when killed; held blocks embedded by", dict(writers))
     survivors: list[Process] = [a, b, w2]
