@@ -212,3 +212,17 @@ def run_ingest(app: App, args: Sequence[str]) -> tuple[float, dict[str, Any]]:
     summary: dict[str, Any] = json.loads(out.read_text())
     out.unlink()
     return seconds, summary
+
+
+@contextmanager
+def copy_blocks(conn: Any) -> Iterator[Any]:
+    """COPY rows of (id, scope, category, title, content, block_type, content_hash) straight
+    into ``context_blocks`` (benchmark corpora; no write path, no jobs)."""
+    with (
+        conn.cursor() as cur,
+        cur.copy(
+            "COPY context_blocks (id, scope, category, title, content, block_type, "
+            "content_hash) FROM STDIN"
+        ) as copy,
+    ):
+        yield copy

@@ -54,6 +54,7 @@ import numpy as np
 from _common import (
     bench_app,
     bench_environ,
+    copy_blocks,
     ctx_env_summary,
     progress,
     table,
@@ -156,13 +157,7 @@ def bulk_load(
         conn.execute(f"DROP INDEX IF EXISTS {index_name}")
         t0 = time.perf_counter()
         hashes = []
-        with (
-            conn.cursor() as cur,
-            cur.copy(
-                "COPY context_blocks (id, scope, category, title, content, block_type, "
-                "content_hash) FROM STDIN"
-            ) as copy,
-        ):
+        with copy_blocks(conn) as copy:
             for i, (block_id, scope) in enumerate(zip(ids, scopes, strict=True)):
                 content = f"Synthetic block number {i} for the dense scope benchmark."
                 digest = hashlib.sha256(content.encode()).hexdigest()

@@ -28,7 +28,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from _common import REPO_ROOT, bench_app, bench_environ, progress, table, timing_ms, weights_of
+from _common import (
+    REPO_ROOT,
+    bench_app,
+    bench_environ,
+    copy_blocks,
+    progress,
+    table,
+    timing_ms,
+    weights_of,
+)
 from locomo_data import first_hit, load, summarise, title_for
 
 from ctx.core.retrieval import term_stats
@@ -43,13 +52,7 @@ def build(app: Any, convs: list[Any], distractors: int, seed: int) -> dict[str, 
     rng = random.Random(seed)
     by_id: dict[str, str] = {}
     with app.db.connect_raw(autocommit=True) as conn:
-        with (
-            conn.cursor() as cur,
-            cur.copy(
-                "COPY context_blocks (id, scope, category, title, content, block_type, "
-                "content_hash) FROM STDIN"
-            ) as copy,
-        ):
+        with copy_blocks(conn) as copy:
             for conv in convs:
                 others = [f"{t.speaker}: {t.text}" for c in convs if c is not conv for t in c.turns]
                 for turn in conv.turns:

@@ -42,6 +42,7 @@ from _common import (
     bench_app,
     bench_environ,
     call_rrf,
+    copy_blocks,
     ctx_env_summary,
     principal,
     progress,
@@ -246,13 +247,7 @@ def bulk_load(app: App, corpus: Corpus, n: int, gen: dict[str, Any]) -> dict[str
     with app.db.connect_raw(autocommit=True) as conn:
         conn.execute(f"DROP INDEX IF EXISTS {index_name}")
         t0 = time.perf_counter()
-        with (
-            conn.cursor() as cur,
-            cur.copy(
-                "COPY context_blocks (id, scope, category, title, content, block_type, "
-                "content_hash) FROM STDIN"
-            ) as copy,
-        ):
+        with copy_blocks(conn) as copy:
             for r in rows:
                 copy.write_row(r)
         t["copy_blocks_s"] = time.perf_counter() - t0
