@@ -53,8 +53,22 @@ class ConfigError(CtxError):
 
 
 class DatabaseError(CtxError):
+    """PostgreSQL cannot be reached (not started, restarting, refusing connections);
+    ``retry_after`` seconds, when given, is when a retry may succeed."""
+
     status_code = 503
     code = "database_unavailable"
+
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class StorageFull(CtxError):
+    """The database ran out of disk space: the write was rolled back whole."""
+
+    status_code = 507
+    code = "storage_full"
 
 
 class EmbeddingError(CtxError):

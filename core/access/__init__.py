@@ -1,7 +1,7 @@
 """Access: API keys, principals and scopes, tenants and grants, OAuth for remote MCP clients,
 sealed secrets."""
 
-from ctx.core.access import tenants
+from ctx.core.access import limits, tenants
 from ctx.core.access.keys import (
     TOKEN_PREFIX,
     authenticate,
@@ -11,6 +11,7 @@ from ctx.core.access.keys import (
     revoke_key,
     token_from_headers,
 )
+from ctx.core.access.limits import LIMIT_KINDS, charge_limits
 from ctx.core.access.oauth import (
     CODE_TTL_SECONDS,
     AuthorizationRequest,
@@ -54,6 +55,7 @@ from ctx.core.access.sessions import close_session, open_session, session_princi
 __all__ = [
     "CLIENT_PREFIX",
     "CODE_TTL_SECONDS",
+    "LIMIT_KINDS",
     "ROLES",
     "SCOPE_RE",
     "TOKEN_PREFIX",
@@ -68,6 +70,7 @@ __all__ = [
     "authenticate_client",
     "authorization_server_metadata",
     "cancel_form",
+    "charge_limits",
     "check_authorization_request",
     "check_secret_name",
     "close_session",
@@ -77,6 +80,7 @@ __all__ = [
     "get_client",
     "has_control_characters",
     "hash_token",
+    "limits",
     "list_clients",
     "list_keys",
     "list_secrets",

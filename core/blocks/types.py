@@ -19,6 +19,7 @@ from ctx.core.validation import check_input
 
 SENSITIVITIES = ("public", "internal", "personal", "credentials")
 RETRIEVAL_POLICIES = ("normal", "damped", "excluded", "private")
+MAX_CONTENT_CHARS = 900_000  # what any request may carry (ctx.core.blocks.schemas.Content)
 
 
 @dataclass
@@ -35,6 +36,7 @@ class BlockTypeSpec:
     temporal_extract: bool = True
     default_sensitivity: str = "internal"
     workflow: str | None = None
+    max_content_chars: int = MAX_CONTENT_CHARS
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> BlockTypeSpec:
@@ -56,6 +58,8 @@ class BlockTypeSpec:
             problems.append("retrieval_factor must be between 0 and 1")
         if not 0 <= self.guard_review <= self.guard_duplicate <= 1:
             problems.append("need 0 <= guard_review <= guard_duplicate <= 1")
+        if not 1 <= int(self.max_content_chars) <= MAX_CONTENT_CHARS:
+            problems.append(f"max_content_chars must be between 1 and {MAX_CONTENT_CHARS}")
         if self.default_sensitivity not in SENSITIVITIES:
             problems.append(f"default_sensitivity must be one of {', '.join(SENSITIVITIES)}")
         if problems:
@@ -171,6 +175,12 @@ def _coerce_field(key: str, value: Any) -> Any:
         if text in {"false", "0", "no", "off"}:
             return False
         raise ValidationError(f"{key} must be true or false", field=key)
+    if kind == "int":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if text is not None and re.fullmatch(r"[0-9]{1,9}", text):
+            return int(text)
+        raise ValidationError(f"{key} must be a whole number", field=key)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     if text is not None:

@@ -132,6 +132,12 @@ def prepare_write(
 ) -> BlockWrite:
     """The write as plugins see it, after every ``before_block_write`` has vetoed or annotated."""
     spec = type_for(app, req.block_type)
+    if len(req.content) > spec.max_content_chars:
+        raise ValidationError(
+            f"content has {len(req.content)} characters; blocks of type {spec.name!r} may have "
+            f"{spec.max_content_chars} (the type's max_content_chars)",
+            field="content",
+        )
     sensitivity = req.sensitivity or spec.default_sensitivity
     write = BlockWrite(
         scope=scope,

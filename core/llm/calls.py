@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctx.core.llm.backends import Backend
 from ctx.core.llm.calllog import CallRecord, record_call
-from ctx.core.llm.errors import ModelError, NoBackend
+from ctx.core.llm.errors import ModelError, ModelTimeout, NoBackend
 from ctx.core.llm.gate import Piece, admit
 from ctx.core.llm.openai_wire import ChatResult
 
@@ -143,10 +143,10 @@ def _error_text(app: App, error: ModelError | None) -> str | None:
     return error.message
 
 
-def _failed(app: App, a: Attempt, role: str, exc: ModelError, failures: list[str]) -> None:
+def _failed(app: App, a: Attempt, role: str, exc: ModelError, failures: list[ModelError]) -> None:
     if exc.cools:
         app.backends.failed(a.backend.name, exc.message, role)
-    failures.append(exc.message)
+    failures.append(exc)
 
 
 def _merged(params: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -158,8 +158,18 @@ class ChainFailed(ModelError):
     """Every backend of the chain was tried and failed."""
 
 
-def _exhausted(role: str, failures: list[str], passed: list[str]) -> ModelError:
-    return ChainFailed(f"{role}: every backend failed: " + "; ".join(failures + passed))
+class ChainTimedOut(ChainFailed):
+    """Every backend of the chain that was tried timed out: a 504 (and ``timeout``), not the
+    502 of a backend that answered wrongly."""
+
+    status_code = 504
+    outcome = "timeout"
+
+
+def _exhausted(role: str, failures: list[ModelError], passed: list[str]) -> ModelError:
+    said = "; ".join([f.message for f in failures] + passed)
+    timed_out = bool(failures) and all(isinstance(f, ModelTimeout) for f in failures)
+    return (ChainTimedOut if timed_out else ChainFailed)(f"{role}: every backend failed: {said}")
 
 
 T = TypeVar("T")
@@ -181,7 +191,7 @@ def _first_answer(
     """Walk ``role``'s chain until one backend answers ``send``; log every attempt, cool down
     the ones that fail. ``request(attempt)`` builds what is sent (and what the log keeps with
     ``llm.log_content``)."""
-    failures: list[str] = []
+    failures: list[ModelError] = []
     passed: list[str] = []
     try:
         for a in attempts(app, role, pieces, need=need, passed=passed, required=required):
@@ -236,7 +246,7 @@ def stream(
 ) -> Iterator[str | Reply]:
     """The answer's pieces as they arrive, then the ``Reply``. A backend that fails before its
     first piece is replaced by the next; one that fails later ends the stream with its error."""
-    failures: list[str] = []
+    failures: list[ModelError] = []
     passed: list[str] = []
     try:
         for a in attempts(app, role, pieces, need=need, passed=passed):

@@ -347,7 +347,7 @@ class ToolChat:
         if self._attempt is not None:
             yield from self._call(self._attempt, build, tools, stream)
             return
-        failures: list[str] = []
+        failures: list[ModelError] = []
         passed: list[str] = []
         try:
             for a in attempts(self.app, self.role, self.pieces, need=self.need, passed=passed):

@@ -34,7 +34,7 @@ from ctx.core.retrieval.rerank import (
 from ctx.core.retrieval.reranking import RERANK_STAGE, BackendsReranker
 from ctx.core.retrieval.schemas import QueryRequest, QueryResponse, Source, StageTrace
 from ctx.core.retrieval.stages import BUILTIN_STAGES
-from ctx.core.retrieval.synthesis import query_with_answer
+from ctx.core.retrieval.synthesis import asks_model, query_with_answer
 from ctx.core.retrieval.temporal_llm import calendar_table, resolve_with_llm
 from ctx.core.retrieval.translation import TRANSLATE_STAGE, clean_translation
 
@@ -60,6 +60,7 @@ __all__ = [
     "Source",
     "StageRun",
     "StageTrace",
+    "asks_model",
     "build_pipeline",
     "by_score",
     "calendar_table",

@@ -32,12 +32,16 @@ log = logging.getLogger("ctx.retrieval")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def wanted(q: QueryRun) -> bool:
+def asks_model(app: App, request: QueryRequest) -> bool:
     """Does this query ask for an answer? ``auto`` means: when a synthesis backend exists."""
-    ask = q.request.synthesize
+    ask = request.synthesize
     if ask == "auto":
-        return llm.available(q.app, "synthesis") is None
+        return llm.available(app, "synthesis") is None
     return bool(ask)
+
+
+def wanted(q: QueryRun) -> bool:
+    return asks_model(q.app, q.request)
 
 
 def middle_order(items: list[Any]) -> list[Any]:

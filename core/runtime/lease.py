@@ -19,6 +19,8 @@ from typing import Any
 import psycopg
 import psycopg.errors
 
+from ctx.core.runtime.db import unavailable_error
+
 log = logging.getLogger("ctx.jobs")
 
 LEASE_CLASS = 0x63746A6C  # "ctjl"
@@ -71,7 +73,10 @@ class Lease:
         if self._conn is not None:
             self._conn.close()
         # Bounded: queries wait on this when the lease must be re-taken during an outage.
-        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.OperationalError as exc:  # a worker logs it as the outage it is
+            raise unavailable_error(exc) from exc
         # A server-wide idle_session_timeout would end the lease while the process lives
         # (PostgreSQL before 14 has no such setting).
         with contextlib.suppress(psycopg.errors.UndefinedObject):

@@ -21,7 +21,7 @@ from ctx.core.blocks import (
     store_block,
 )
 from ctx.core.errors import ValidationError
-from ctx.core.retrieval import QueryRequest, query
+from ctx.core.retrieval import QueryRequest, asks_model, query
 from ctx.core.tools.inputs import (
     DeleteInput,
     GetInput,
@@ -62,6 +62,11 @@ def _when(value: datetime | date | None) -> str | None:
 def _listed(row: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """A block as a listing names it: id, title, category, scope, then what the tool adds."""
     return {k: row[k] for k in ("id", "title", "category", "scope")} | extra
+
+
+def _answers(app: App, args: QueryInput) -> bool:
+    """A query asking for an answer calls the synthesis model (when one is set up)."""
+    return bool(args.answer) and asks_model(app, QueryRequest(query=args.query, synthesize="auto"))
 
 
 def run_query(app: App, who: Principal, args: QueryInput) -> dict[str, Any]:
@@ -166,6 +171,7 @@ BUILTIN_TOOLS: tuple[Tool, ...] = (
         run_query,
         read_only=True,
         idempotent=True,
+        calls_model=_answers,
     ),
     Tool(
         "store",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic
 
+from ctx.core.access import charge_limits
 from ctx.core.errors import CtxError
 from ctx.core.validation import error_message
 
@@ -56,6 +57,7 @@ def call_tool(app: App, who: Principal, name: str, arguments: Any) -> ToolOutcom
     except CtxError as exc:
         return ToolOutcome(error=exc.message, code=exc.code)
     try:
+        charge_limits(app, who, *tool.limit_kinds(app, args))
         return ToolOutcome(result=app.bridge.resolve(tool.handler(app, who, args)))
     except CtxError as exc:
         return ToolOutcome(error=exc.message, code=exc.code)

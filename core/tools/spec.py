@@ -31,6 +31,16 @@ class Tool:
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False
+    #: ``calls_model(app, arguments)``: whether this call asks a language model (it then counts
+    #: against limits.model_calls_per_minute too)
+    calls_model: Callable[[App, Any], bool] | None = None
+
+    def limit_kinds(self, app: App, arguments: Any) -> tuple[str, ...]:
+        """The per-key rate limits a call counts against: reads or writes, and model calls."""
+        kinds: tuple[str, ...] = ("queries",) if self.read_only else ("writes",)
+        if self.calls_model is not None and self.calls_model(app, arguments):
+            kinds += ("model",)
+        return kinds
 
     def input_schema(self) -> dict[str, Any]:
         """The input model's JSON schema without pydantic's generated titles (tokens an agent

@@ -310,3 +310,42 @@ def running_jobs(url: str, process: str, kind: str = "embed") -> list[int]:
             (kind, lease),
         ).fetchall()
     return [int(r[0]) for r in rows]
+
+
+# PostgreSQL stopped and started again under a running fleet (tests/core/runtime/test_db_faults.py).
+
+
+def pg_stop(pg: TcpPostgres, mode: str = "fast") -> None:
+    """``pg_ctl stop``: ``fast`` ends every session (clients see an admin shutdown), as a
+    restart by an operator or a package upgrade does."""
+    pg._run("pg_ctl", "-D", str(pg.pgdata), "-w", "-m", mode, "stop")
+
+
+def pg_start(pg: TcpPostgres, *, file_size_limit: int | None = None) -> None:
+    """Start a stopped ``TcpPostgres`` again on its port, with the options it first had.
+
+    With ``file_size_limit`` (bytes), no file the server writes may grow past it (RLIMIT_FSIZE:
+    postgres ignores SIGXFSZ, so a table file that reaches the limit fails to extend, as on a
+    full disk). Keep it above the 16 MB of a WAL segment, or the server cannot start.
+    """
+    import resource
+
+    options = f"-h 127.0.0.1 -p {pg.port} -k {pg.root} -c max_connections=200"
+    if not pg.durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+
+    def limit_files() -> None:  # in the child, before pg_ctl runs: inherited by the server
+        assert file_size_limit is not None
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    log = pg.root / "postgres.log"
+    subprocess.run(
+        [str(pg.bin_dir / "pg_ctl"), "-D", str(pg.pgdata), "-w", "-o", options, "-l", str(log),
+         "start"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        user=pg._user,
+        preexec_fn=None if file_size_limit is None else limit_files,
+    )  # fmt: skip

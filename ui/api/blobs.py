@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
 from ctx.core import blobs
+from ctx.core.access import charge_limits
 from ctx.core.blobs import BlobFetch, BlobManage, BlobSearch, BlobStore
 from ctx.ui.api.deps import AppDep, PrincipalDep
 from ctx.ui.api.errors import BY_ID_RESPONSES, ERROR_RESPONSES, error_response
@@ -50,6 +51,8 @@ def search(req: BlobSearch, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
 @router.post("/manage", name="blob.manage")
 def manage(req: BlobManage, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
     """``stats``, ``get`` (by id), ``list``, ``delete`` (home scope only)."""
+    if req.action == "delete":
+        charge_limits(app, who, "writes")
     return blobs.manage_blob(app, who, req)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from ctx.core import blocks
-from ctx.core.access import WhoAmI
+from ctx.core.access import WhoAmI, charge_limits
 from ctx.core.blocks import (
     ManageRequest,
     ManageResponse,
@@ -19,6 +19,8 @@ from ctx.core.blocks import (
 from ctx.ui.api.deps import AppDep, PrincipalDep
 from ctx.ui.api.errors import BY_ID_RESPONSES, ERROR_RESPONSES
 from ctx.ui.version import VERSION
+
+WRITE_ACTIONS = frozenset({"delete", "update", "archive", "unarchive"})
 
 router = APIRouter(prefix="/api", tags=["blocks"], responses={**ERROR_RESPONSES, **BY_ID_RESPONSES})
 
@@ -42,6 +44,8 @@ def search(req: SearchRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]
 def manage(req: ManageRequest, app: AppDep, who: PrincipalDep) -> dict[str, Any]:
     """By id (or a unique prefix): get, delete, update (with ``changes``), archive, unarchive; and
     list, stats and categories of the key's read scopes (or one of them)."""
+    if req.action in WRITE_ACTIONS:
+        charge_limits(app, who, "writes")
     return blocks.manage(app, who, req)
 
 

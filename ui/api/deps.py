@@ -13,6 +13,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 
 from ctx.core import App, Principal, Unauthorized
 from ctx.core.access import authenticate, token_from_headers
+from ctx.ui.api.limits import charge_request
 
 
 def get_app(request: Request) -> App:
@@ -37,6 +38,7 @@ def get_principal(
     with app.connection() as conn:
         who = authenticate(conn, token)
     request.state.key_id = who.key_id
+    charge_request(request, app, who)
     return who
 
 

@@ -49,6 +49,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: _error("The body is larger than server.body_limit."),
     415: _error("The body is not declared as JSON."),
     422: _error("A field is missing or invalid; `field` names it."),
+    503: _error("The database is unavailable (restarting, unreachable); see Retry-After."),
+    507: _error("The database is out of disk space; nothing was written."),
 }
 BY_ID_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: _error("No such block (or setting, type, key) in the key's scopes."),
@@ -106,7 +108,7 @@ def install_error_handlers(api: FastAPI) -> None:
         body["request_id"] = _request_id(request)
         headers = {"www-authenticate": "Bearer"} if exc.status_code == 401 else None
         retry_after = getattr(exc, "retry_after", None)
-        if exc.status_code == 429 and retry_after is not None:
+        if exc.status_code in (429, 503) and retry_after is not None:
             headers = {"retry-after": str(retry_after)}
         return JSONResponse(body, status_code=exc.status_code, headers=headers)
 

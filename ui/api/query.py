@@ -12,7 +12,8 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import StreamingResponse
 
 from ctx.core import QueryRequest, query
-from ctx.core.retrieval import QueryResponse, query_with_answer
+from ctx.core.access import charge_limits
+from ctx.core.retrieval import QueryResponse, asks_model, query_with_answer
 from ctx.ui.api.deps import AppDep, PrincipalDep
 from ctx.ui.api.errors import ERROR_RESPONSES
 
@@ -27,6 +28,8 @@ def query_endpoint(req: QueryRequest, app: AppDep, who: PrincipalDep) -> dict[st
     """Hybrid retrieval: weighted RRF over dense, English/German full-text, title trigrams and
     dates; with ``explain``, per-channel ranks and per-stage timings; with ``synthesize``, an
     answer from the sources with checked citations."""
+    if asks_model(app, req):
+        charge_limits(app, who, "model")
     return query(app, who, req)
 
 
@@ -48,6 +51,8 @@ def query_stream_endpoint(req: QueryRequest, app: AppDep, who: PrincipalDep) -> 
     defaults to ``auto`` here: an answer whenever a synthesis backend exists."""
     if "synthesize" not in req.model_fields_set:
         req.synthesize = "auto"
+    if asks_model(app, req):
+        charge_limits(app, who, "model")
     events = query_with_answer(app, who, req)
     first = next(events)  # bad input and scope errors answer 4xx before the stream begins
 

@@ -51,8 +51,10 @@ class GatewayError(Exception):
         code: str | None = None,
         type: str | None = None,
         recorded: bool = False,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
+        self.retry_after = retry_after
         self.status = status
         self.message = message
         self.param = param
@@ -76,6 +78,8 @@ class GatewayError(Exception):
             headers["www-authenticate"] = "Bearer"
         if self.recorded:
             headers["x-should-retry"] = "false"
+        if self.retry_after is not None:
+            headers["retry-after"] = str(self.retry_after)
         return JSONResponse(self.body(), status_code=self.status, headers=headers)
 
 
@@ -95,6 +99,7 @@ def from_ctx(exc: CtxError, *, recorded: bool = False, param: str | None = None)
         param=param or exc.field,
         code=CODES.get(exc.code, exc.code),
         recorded=recorded,
+        retry_after=getattr(exc, "retry_after", None),
     )
 
 

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ctx.core import App, CtxError, Principal, Unauthorized
-from ctx.core.access import authenticate, token_from_headers
+from ctx.core.access import authenticate, charge_limits, token_from_headers
 from ctx.core.llm import InvalidResponse, Reply
 from ctx.ui.gateway import relay, wire
 from ctx.ui.gateway.errors import GatewayError, from_ctx
@@ -33,19 +33,22 @@ def _app(request: Request) -> App:
     return app
 
 
-def _authenticate(app: App, token: str) -> Principal:
+def _authenticate(app: App, token: str, kinds: tuple[str, ...]) -> Principal:
     with app.connection() as conn:
-        return authenticate(conn, token)
+        who = authenticate(conn, token)
+    charge_limits(app, who, *kinds)
+    return who
 
 
-async def _principal(request: Request, app: App) -> Principal:
+async def _principal(request: Request, app: App, *kinds: str) -> Principal:
     """The key's principal, as ``/api`` decides it (``Authorization: Bearer`` or
-    ``X-Context-Key``), refused in OpenAI's shape."""
+    ``X-Context-Key``), refused in OpenAI's shape; the request counts against the key's rate
+    limits of ``kinds``."""
     token = token_from_headers(request.headers)
     try:
         if not token:
             raise Unauthorized("missing or invalid API key")
-        who = await app.bridge.run_sync(_authenticate, app, token)
+        who = await app.bridge.run_sync(_authenticate, app, token, kinds)
     except CtxError as exc:
         raise from_ctx(exc) from None
     request.state.key_id = who.key_id  # for the access log
@@ -82,7 +85,7 @@ def _ctx_headers(turn: Turn, governed: relay.Governed) -> dict[str, str]:
 async def list_models(request: Request) -> JSONResponse:
     """The models the chat role's backends serve, each owned by its backend."""
     app = _app(request)
-    await _principal(request, app)
+    await _principal(request, app, "queries")
     served = await app.bridge.run_sync(relay.served_models, app)
     return JSONResponse(wire.models(served))
 
@@ -91,7 +94,7 @@ async def list_models(request: Request) -> JSONResponse:
 async def chat_completions(request: Request) -> Any:
     """One governed turn: store the new message, answer from its envelope, store the answer."""
     app = _app(request)
-    who = await _principal(request, app)
+    who = await _principal(request, app, "writes", "model")  # stores the turn, calls a model
     turn = read_turn(await _body(request), request.headers)
     run = app.bridge.run_sync
     await run(relay.check_backends, app)

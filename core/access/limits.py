@@ -1,0 +1,135 @@
+"""Per-key rate limits: writes, queries and model calls per minute, shared by every process.
+
+Each interface charges a request to one or more kinds before doing the work (the REST API by
+route, MCP by tool, the gateway per turn). Counts live in ``context_rate_counts`` (one row per
+key, kind and minute), so several ``ctxd`` on one database enforce one limit. The rate is a
+sliding-window estimate: this minute's count plus the previous minute's weighted by the part of
+it still inside the last 60 seconds, which avoids the double burst of fixed windows at a minute's
+edge. A refused request is not counted. Requests without a key (internal jobs) are never limited.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ctx.core.errors import RateLimited, ValidationError
+from ctx.core.runtime import Setting
+
+if TYPE_CHECKING:
+    from ctx.core.access.principals import Principal
+    from ctx.core.app import App
+
+WINDOW = 60.0  # seconds
+KINDS = {
+    "writes": "limits.writes_per_minute",
+    "queries": "limits.queries_per_minute",
+    "model": "limits.model_calls_per_minute",
+}
+LIMIT_KINDS = tuple(KINDS)
+WHAT = {"writes": "writes", "queries": "reads and searches", "model": "model-calling requests"}
+
+SETTINGS = [
+    Setting(
+        "limits.writes_per_minute",
+        int,
+        600,
+        "Requests that change data (stores, edits, deletes, governor events, imports) per key "
+        "and minute before HTTP 429 with Retry-After; 0: no limit.",
+        minimum=0,
+        maximum=1_000_000,
+    ),
+    Setting(
+        "limits.queries_per_minute",
+        int,
+        1200,
+        "Reads (queries, searches, listings, gets) per key and minute before HTTP 429; 0: no "
+        "limit.",
+        minimum=0,
+        maximum=1_000_000,
+    ),
+    Setting(
+        "limits.model_calls_per_minute",
+        int,
+        120,
+        "Requests that call a language model (synthesised answers, chat, gateway turns, digests, "
+        "Dream runs, backend tests) per key and minute before HTTP 429; 0: no limit.",
+        minimum=0,
+        maximum=1_000_000,
+    ),
+]
+
+_CHARGE = """
+WITH cur AS (
+    INSERT INTO context_rate_counts AS c (api_key_id, kind, window_start, n)
+    VALUES (%(key)s, %(kind)s, date_bin('60 seconds', now(), timestamptz 'epoch'), 1)
+    ON CONFLICT (api_key_id, kind, window_start) DO UPDATE SET n = c.n + 1
+    RETURNING n, window_start
+)
+SELECT cur.n, cur.window_start,
+       coalesce(p.n, 0) AS previous,
+       extract(epoch FROM clock_timestamp() - cur.window_start)::float8 AS elapsed
+  FROM cur
+  LEFT JOIN context_rate_counts p
+    ON p.api_key_id = %(key)s AND p.kind = %(kind)s
+   AND p.window_start = cur.window_start - interval '60 seconds'
+"""
+_FORGET = """
+DELETE FROM context_rate_counts
+ WHERE api_key_id = %(key)s AND kind = %(kind)s AND window_start < %(window)s - interval '60 seconds'
+"""
+
+
+def estimate(count: int, previous: int, elapsed: float) -> float:
+    """Requests in the last minute: this window's ``count`` plus the part of the previous
+    window's that is still within 60 seconds."""
+    left = max(0.0, min(1.0, 1.0 - elapsed / WINDOW))
+    return count + previous * left
+
+
+def retry_after(count: int, previous: int, elapsed: float, limit: int) -> int:
+    """Seconds until one more request fits, with ``count`` requests (the refused one not among
+    them) in this window so far and no other request in between."""
+    if count + 1 <= limit and previous > 0:
+        # the previous window's weight must fall to limit - count - 1 within this window
+        due = WINDOW * (1.0 - (limit - count - 1) / previous)
+        return max(1, math.ceil(due - elapsed))
+    # this window is full: the next starts with count as its previous window
+    wait = WINDOW - elapsed
+    if count > 0 and limit > 1:
+        wait += max(0.0, WINDOW * (1.0 - (limit - 1) / count))
+    return max(1, math.ceil(wait))
+
+
+def charge_limits(app: App, who: Principal, *kinds: str) -> None:
+    """Count one request of each kind for ``who``'s key; the first kind over its limit is
+    refused with ``RateLimited`` (HTTP 429 with Retry-After), and then nothing is counted."""
+    if who.key_id is None:
+        return
+    for kind in kinds:
+        if kind not in KINDS:
+            raise ValidationError(f"unknown rate limit kind {kind!r}")
+    wanted = [(k, int(app.settings[KINDS[k]])) for k in dict.fromkeys(kinds)]
+    wanted = [(k, limit) for k, limit in wanted if limit > 0]
+    if not wanted:
+        return
+    with app.connection() as conn:
+        for kind, limit in wanted:
+            _charge_one(conn, str(who.key_id), kind, limit)
+
+
+def _charge_one(conn: Any, key: str, kind: str, limit: int) -> None:
+    args: dict[str, Any] = {"key": key, "kind": kind}
+    row = conn.execute(_CHARGE, args).fetchone()
+    args["window"] = row["window_start"]
+    if row["n"] == 1:  # a new minute: drop this key's minutes that no estimate reads any more
+        conn.execute(_FORGET, args)
+    if estimate(row["n"], row["previous"], row["elapsed"]) <= limit:
+        return
+    # raising rolls the transaction back: neither this count nor the other kinds' stay
+    wait = retry_after(row["n"] - 1, row["previous"], row["elapsed"], limit)
+    raise RateLimited(
+        f"this key made more than {limit} {WHAT[kind]} in the last minute "
+        f"({KINDS[kind]}); try again in {wait} s",
+        retry_after=wait,
+    )

@@ -1,0 +1,50 @@
+"""Which per-key rate limits (``limits.*_per_minute``) a REST request counts against.
+
+A GET counts as a read (``queries``) and any other method as a write, unless the route is listed
+in ``ROUTE_KINDS``: POST routes that only read, and routes that call a language model. Routes
+whose kind depends on the body add to it themselves (``/api/query`` asking for an answer,
+``/api/manage`` deleting or editing). Plugin routes follow the same rule through ``PrincipalDep``.
+MCP tools are counted in ``ctx.core.tools`` and gateway turns in ``ctx.ui.gateway``.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from ctx.core import App, Principal
+from ctx.core.access import charge_limits
+
+READ = ("queries",)
+WRITE = ("writes",)
+MODEL = ("model",)
+
+#: (method, route path) -> the limits a request counts against, where the method's default is
+#: wrong.
+ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("POST", "/api/search"): READ,
+    ("POST", "/api/query"): READ,  # + model when it asks for an answer
+    ("POST", "/api/query/stream"): READ,  # + model when it asks for an answer
+    ("POST", "/api/manage"): READ,  # + writes for delete, update, archive, unarchive
+    ("POST", "/api/blob/fetch"): READ,
+    ("POST", "/api/blob/search"): READ,
+    ("POST", "/api/blob/manage"): READ,  # + writes for delete
+    ("POST", "/api/governor/status"): READ,
+    ("POST", "/api/governor/prepare"): (*WRITE, *READ),  # stores the event, builds a desk
+    ("POST", "/api/chat/stream"): (*WRITE, *MODEL),
+    ("POST", "/api/synthesize/daily"): (*WRITE, *MODEL),
+    ("POST", "/api/dream/run"): (*WRITE, *MODEL),
+    ("POST", "/api/backends/{name}/test"): MODEL,
+}
+
+
+def route_kinds(method: str, path: str) -> tuple[str, ...]:
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return ROUTE_KINDS.get(("GET", path), READ)
+    return ROUTE_KINDS.get((method, path), WRITE)
+
+
+def charge_request(request: Request, app: App, who: Principal) -> None:
+    """Count the request against its route's limits (HTTP 429 with Retry-After when over)."""
+    route = request.scope.get("route")
+    path = getattr(route, "path", None) or request.url.path
+    charge_limits(app, who, *route_kinds(request.method, path))
