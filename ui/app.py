@@ -3,10 +3,13 @@ the OpenAI-compatible gateway and the web workbench), plus the routes plugins re
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, FastAPI
 
 from ctx.core import App, PluginError
 from ctx.ui import api, gateway, mcp, oauth, web
+from ctx.ui.api.middleware import SELF_VERIFIED
 from ctx.ui.version import VERSION
 
 #: Routes that take files, with the setting that bounds their bodies; every other route has
@@ -44,4 +47,26 @@ def create_app(app: App) -> FastAPI:
         if not isinstance(router, APIRouter):
             raise PluginError(f"plugin {reg.plugin} must call register(router) with an APIRouter")
         server.include_router(router)
+    _document_rate_limits(server)
     return server
+
+
+def _document_rate_limits(server: FastAPI) -> None:
+    """Every keyed ``/api`` operation, plugins' included, lists the 429 of the per-key rate
+    limits in ``/openapi.json`` (the forge webhooks take no key and are not limited)."""
+    build = server.openapi
+
+    def openapi() -> dict[str, Any]:
+        if server.openapi_schema is not None:
+            return server.openapi_schema
+        schema = build()
+        paths = schema.get("paths", {})
+        model = paths.get("/api/store", {}).get("post", {}).get("responses", {}).get("429")
+        for path, operations in paths.items():
+            if not path.startswith("/api/") or path.startswith(SELF_VERIFIED) or model is None:
+                continue
+            for operation in operations.values():
+                operation.setdefault("responses", {}).setdefault("429", model)
+        return schema
+
+    server.openapi = openapi  # type: ignore[method-assign]

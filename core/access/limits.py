@@ -52,8 +52,10 @@ SETTINGS = [
         "limits.model_calls_per_minute",
         int,
         120,
-        "Requests that call a language model (synthesised answers, chat, gateway turns, digests, "
-        "Dream runs, backend tests) per key and minute before HTTP 429; 0: no limit.",
+        "Requests that ask a language model for an answer (synthesised answers, chat and gateway "
+        "turns, daily synthesis, Dream runs, backend tests) per key and minute before HTTP 429; "
+        "0: no limit. A query's helper stages (translation, temporal parsing, reranking) count "
+        "with the query.",
         minimum=0,
         maximum=1_000_000,
     ),
@@ -96,7 +98,7 @@ def retry_after(count: int, previous: int, elapsed: float, limit: int) -> int:
         return max(1, math.ceil(due - elapsed))
     # this window is full: the next starts with count as its previous window
     wait = WINDOW - elapsed
-    if count > 0 and limit > 1:
+    if count > 0:
         wait += max(0.0, WINDOW * (1.0 - (limit - 1) / count))
     return max(1, math.ceil(wait))
 
@@ -109,7 +111,8 @@ def charge_limits(app: App, who: Principal, *kinds: str) -> None:
     for kind in kinds:
         if kind not in KINDS:
             raise ValidationError(f"unknown rate limit kind {kind!r}")
-    wanted = [(k, int(app.settings[KINDS[k]])) for k in dict.fromkeys(kinds)]
+    # one order for every caller, so two requests never wait on each other's rows crosswise
+    wanted = [(k, int(app.settings[KINDS[k]])) for k in KINDS if k in kinds]
     wanted = [(k, limit) for k, limit in wanted if limit > 0]
     if not wanted:
         return

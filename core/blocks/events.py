@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 
+from ctx.core.errors import CtxError
+
 if TYPE_CHECKING:
     from ctx.core.app import App
 
@@ -39,7 +41,7 @@ def announce_block_written(app: App, block: dict[str, Any], action: str) -> None
     try:
         with app.connection() as conn:
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, event_payload(block, action)))
-    except psycopg.Error as exc:
+    except (psycopg.Error, CtxError) as exc:  # CtxError: the database unavailable or full
         log.warning("could not announce a block write on %s: %s", CHANNEL, exc)
     except Exception:
         log.exception("could not announce a block write on %s", CHANNEL)

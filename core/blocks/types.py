@@ -58,7 +58,12 @@ class BlockTypeSpec:
             problems.append("retrieval_factor must be between 0 and 1")
         if not 0 <= self.guard_review <= self.guard_duplicate <= 1:
             problems.append("need 0 <= guard_review <= guard_duplicate <= 1")
-        if not 1 <= int(self.max_content_chars) <= MAX_CONTENT_CHARS:
+        chars = self.max_content_chars
+        if (
+            isinstance(chars, bool)
+            or not isinstance(chars, int)
+            or not 1 <= chars <= MAX_CONTENT_CHARS
+        ):
             problems.append(f"max_content_chars must be between 1 and {MAX_CONTENT_CHARS}")
         if self.default_sensitivity not in SENSITIVITIES:
             problems.append(f"default_sensitivity must be one of {', '.join(SENSITIVITIES)}")

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from ctx.core.errors import CtxError, error_text
+
 if TYPE_CHECKING:
     from ctx.core.app import App
 
@@ -56,8 +58,8 @@ def record_call(app: App, rec: CallRecord, *, prune: bool = False) -> None:
                     "DELETE FROM context_llm_log WHERE at < now() - make_interval(days => %s)",
                     (int(app.settings["llm.log_keep_days"]),),
                 )
-    except psycopg.Error as exc:
-        log.warning("could not write the model call log: %s", exc)
+    except (psycopg.Error, CtxError) as exc:  # CtxError: the database unavailable or full
+        log.warning("could not write the model call log: %s", error_text(exc, str))
 
 
 def read_log(

@@ -224,7 +224,9 @@ def is_unavailable(exc: BaseException, conn: psycopg.Connection[Any] | None = No
     """Whether ``exc`` means the server is gone or unreachable, rather than that a statement
     failed: a connection-class SQLSTATE, a shutdown, a broken connection, or a client-side
     connection failure (no SQLSTATE at all)."""
-    if conn is not None and (conn.closed or conn.broken):
+    # broken, not closed: the pool closes a connection past its lifetime cleanly on the way
+    # back, and the caller's own error on it is still the caller's
+    if conn is not None and conn.broken:
         return True
     if not isinstance(exc, psycopg.Error):
         return False

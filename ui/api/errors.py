@@ -49,6 +49,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: _error("The body is larger than server.body_limit."),
     415: _error("The body is not declared as JSON."),
     422: _error("A field is missing or invalid; `field` names it."),
+    429: _error("Over a per-key rate limit (limits.*_per_minute); see Retry-After."),
     503: _error("The database is unavailable (restarting, unreachable); see Retry-After."),
     507: _error("The database is out of disk space; nothing was written."),
 }

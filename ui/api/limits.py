@@ -4,7 +4,8 @@ A GET counts as a read (``queries``) and any other method as a write, unless the
 in ``ROUTE_KINDS``: POST routes that only read, and routes that call a language model. Routes
 whose kind depends on the body add to it themselves (``/api/query`` asking for an answer,
 ``/api/manage`` deleting or editing). Plugin routes follow the same rule through ``PrincipalDep``.
-MCP tools are counted in ``ctx.core.tools`` and gateway turns in ``ctx.ui.gateway``.
+The workbench's pages count the same way, through ``ctx.ui.web.deps``. MCP tools are counted in
+``ctx.core.tools`` and gateway turns in ``ctx.ui.gateway``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/api/synthesize/daily"): (*WRITE, *MODEL),
     ("POST", "/api/dream/run"): (*WRITE, *MODEL),
     ("POST", "/api/backends/{name}/test"): MODEL,
+    ("POST", "/api/issues/suggest"): READ,
+    # the workbench (its signed-in user's key); /ask adds a model call when it answers
+    ("POST", "/ask"): READ,
+    ("POST", "/graph/data/ego"): READ,
+    ("POST", "/chat/{session}/send"): (*WRITE, *MODEL),
 }
 
 

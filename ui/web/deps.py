@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 
 from ctx.core import App, Forbidden, Principal, Unauthorized
 from ctx.core.access import session_principal
+from ctx.ui.api.limits import charge_request
 from ctx.ui.web.session import CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, csrf_ok, csrf_token, unsign
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -61,8 +62,10 @@ def _same_origin(request: Request) -> bool:
 async def checked_user(
     request: Request, who: Annotated[Principal, Depends(current_user)]
 ) -> Principal:
-    """The user, after the CSRF check for any state-changing method."""
+    """The user, after the CSRF check for any state-changing method; the request counts
+    against the key's rate limits like an API request (``ctx.ui.api.limits``)."""
     if request.method in SAFE_METHODS:
+        charge_request(request, web_app(request), who)
         return who
     if not _same_origin(request):
         raise Forbidden("this request came from another site")
@@ -75,6 +78,7 @@ async def checked_user(
             sent = value if isinstance(value, str) else None
     if not csrf_ok(web_app(request), request.state.session_token, sent):
         raise Forbidden("the form's security token is missing or stale: reload the page")
+    charge_request(request, web_app(request), who)
     return who
 
 

@@ -41,6 +41,10 @@ TITLES = {
     413: "Too large",
     422: "Invalid input",
     429: "Too many requests",
+    502: "Model unavailable",
+    503: "Unavailable",
+    504: "Model timed out",
+    507: "Storage full",
 }
 
 

@@ -136,7 +136,8 @@ def test_the_sliding_window_estimate_and_the_wait() -> None:
     assert limits.retry_after(6, 10, 30.0, 10) == 12
     # this minute full: wait for the next, and then for its share of this one to fade
     assert limits.retry_after(10, 0, 45.0, 10) == 15 + 6
-    assert limits.retry_after(1, 0, 59.5, 1) == 1
+    # a limit of 1: the next minute starts with this one's request at full weight
+    assert limits.retry_after(1, 0, 59.5, 1) == 61
 
 
 def test_unknown_kinds_are_a_programming_error(app: App, keys: Any) -> None:
@@ -161,14 +162,14 @@ def _api_routes(app: App) -> set[tuple[str, str]]:
     for route in walk(list(create_app(app).routes)):
         if isinstance(route, APIRoute) or hasattr(route, "methods"):
             for method in route.methods or ():
-                if route.path.startswith("/api/") and method != "HEAD":
+                if method != "HEAD":
                     found.add((method, route.path))
     return found
 
 
 def test_every_route_has_a_kind_and_the_table_names_real_routes(app: App) -> None:
     routes = _api_routes(app)
-    assert len(routes) > 60, "the route walk found too few routes to mean anything"
+    assert len([r for r in routes if r[1].startswith("/api/")]) > 60, "the route walk found too few routes to mean anything"
     assert set(ROUTE_KINDS) <= routes, set(ROUTE_KINDS) - routes
     for method, path in routes:
         kinds = route_kinds(method, path)
@@ -200,3 +201,38 @@ def test_content_longer_than_its_type_allows_is_refused(app: App, client: Any, k
     for bad in (0, 900_001, "lots", 1.5):
         r = client.patch("/api/types/audit-trail", json={"max_content_chars": bad}, headers=admin)
         assert r.status_code == 422, (bad, r.text)
+
+
+def test_the_workbench_counts_for_its_signed_in_key(app: App, client: Any, keys: Any) -> None:
+    from web_kit import Browser
+
+    token = keys.make("alpha")
+    browser = Browser(client, token)
+    browser.sign_in()
+    set_setting(app, "limits.writes_per_minute", 1)
+    form = {"title": "From the workbench", "content": "typed", "block_type": "knowledge"}
+    assert browser.post("/blocks", form).status_code in (200, 303)
+    before = _blocks(app)
+    r = browser.post("/blocks", {**form, "title": "Second"})
+    assert r.status_code == 429 and "limits.writes_per_minute" in r.text, r.text
+    assert _blocks(app) == before
+    # the same key over the API is already at its limit: one count for both
+    _refused(_store(client, h(token), "from the API"), "limits.writes_per_minute")
+    # pages are reads (counted afresh: the posts above were followed to pages)
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_rate_counts")
+    set_setting(app, "limits.queries_per_minute", 1)
+    assert browser.get("/blocks").status_code == 200
+    assert browser.get("/blocks").status_code == 429
+
+
+def test_every_keyed_operation_documents_the_429(client: Any) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    undocumented = [
+        (method, path)
+        for path, operations in paths.items()
+        if path.startswith("/api/") and not path.startswith("/api/forge/")
+        for method, operation in operations.items()
+        if "429" not in operation["responses"]
+    ]
+    assert len(paths) > 60 and undocumented == []

@@ -213,6 +213,9 @@ def test_data_endpoints_answer_bad_input_with_json_4xx(
         assert r.headers["content-type"].startswith("application/json"), url
         assert r.json()["error"] and r.json()["message"], url
         assert r.json().get("field") == field, (url, r.json())
+    # growing takes JSON: a form post (whose body the CSRF check reads) is a 422, not a 500
+    r = browser.post("/graph/data/ego", {"focus": a})
+    assert r.status_code == 422 and "JSON" in r.json()["message"], r.text
     token = {"X-CSRF-Token": browser.csrf}
     for body, field in [
         ({"focus": a, "keep": "all"}, "keep"),

@@ -20,7 +20,8 @@ from markupsafe import Markup
 from pydantic import ValidationError as PydanticError
 
 from ctx.core import App, Principal, QueryRequest, llm, query
-from ctx.core.retrieval import CHANNELS
+from ctx.core.access import charge_limits
+from ctx.core.retrieval import CHANNELS, asks_model
 from ctx.core.validation import error_message
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.markdown import to_html
@@ -100,6 +101,8 @@ def ask(app: App, who: Principal, q: str) -> dict[str, Any]:
     except PydanticError as exc:
         context["error"] = f"The question {error_message(dict(exc.errors()[0]))}."
         return context
+    if asks_model(app, req):
+        charge_limits(app, who, "model")
     result = query(app, who, req)
     synthesis = result.get("synthesis") or {}
     context.update(

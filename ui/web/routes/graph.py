@@ -139,6 +139,11 @@ async def graph_grow_data(request: Request, app: WebAppDep) -> JSONResponse:
     past ``cap``. A read, but with a body too long for a query string; the CSRF token comes in
     the ``X-CSRF-Token`` header."""
     try:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # a form's body would be read by the CSRF check first
+            raise ValidationError(
+                "send the body as JSON (Content-Type: application/json)", field="body"
+            )
         who = await checked_user(request, await run_in_threadpool(current_user, request))
         try:
             body = await request.json()
