@@ -169,7 +169,9 @@ def _api_routes(app: App) -> set[tuple[str, str]]:
 
 def test_every_route_has_a_kind_and_the_table_names_real_routes(app: App) -> None:
     routes = _api_routes(app)
-    assert len([r for r in routes if r[1].startswith("/api/")]) > 60, "the route walk found too few routes to mean anything"
+    assert len([r for r in routes if r[1].startswith("/api/")]) > 60, (
+        "the route walk found too few routes to mean anything"
+    )
     assert set(ROUTE_KINDS) <= routes, set(ROUTE_KINDS) - routes
     for method, path in routes:
         kinds = route_kinds(method, path)
