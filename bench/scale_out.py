@@ -49,6 +49,7 @@ from cluster_kit import (
     embed_jobs,
     embed_runs,
     embed_writers,
+    peer_embedder,
     postgres_bin,
     running_jobs,
     wait_for,
@@ -180,12 +181,7 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="ctx-scale-out-"))
     try:
         with OpenAIServer() as peer, TcpPostgres(bin_dir, durable=True) as pg:
-            settings = {
-                "CTX_EMBED_PROVIDER": "openai",
-                "CTX_EMBED_BASE_URL": peer.base_url,
-                "CTX_EMBED_MODEL": "m",
-                "CTX_EMBED_DIMENSIONS": "16",
-            }
+            settings = peer_embedder(peer.base_url)
             fleet = Fleet(pg.create_database("ctx"), root, settings)
             url = fleet.database_url
             try:

@@ -349,3 +349,14 @@ def pg_start(pg: TcpPostgres, *, file_size_limit: int | None = None) -> None:
         user=pg._user,
         preexec_fn=None if file_size_limit is None else limit_files,
     )  # fmt: skip
+
+
+def peer_embedder(base_url: str) -> dict[str, str]:
+    """The settings that make every ctx process of a fleet embed through a loopback
+    OpenAI-compatible peer (16 dimensions: fast, and enough to tell texts apart)."""
+    return {
+        "CTX_EMBED_PROVIDER": "openai",
+        "CTX_EMBED_BASE_URL": base_url,
+        "CTX_EMBED_MODEL": "m",
+        "CTX_EMBED_DIMENSIONS": "16",
+    }

