@@ -103,9 +103,11 @@ def retry_after(count: int, previous: int, elapsed: float, limit: int) -> int:
     return max(1, math.ceil(wait))
 
 
-def charge_limits(app: App, who: Principal, *kinds: str) -> None:
+def charge_limits(app: App, who: Principal, *kinds: str, conn: Any = None) -> None:
     """Count one request of each kind for ``who``'s key; the first kind over its limit is
-    refused with ``RateLimited`` (HTTP 429 with Retry-After), and then nothing is counted."""
+    refused with ``RateLimited`` (HTTP 429 with Retry-After), and then nothing is counted.
+    With ``conn`` the counts join that transaction (the one that authenticated the key: one
+    pooled connection per request); the caller's rollback on the error undoes them."""
     if who.key_id is None:
         return
     for kind in kinds:
@@ -116,9 +118,12 @@ def charge_limits(app: App, who: Principal, *kinds: str) -> None:
     wanted = [(k, limit) for k, limit in wanted if limit > 0]
     if not wanted:
         return
-    with app.connection() as conn:
+    if conn is not None:
         for kind, limit in wanted:
             _charge_one(conn, str(who.key_id), kind, limit)
+        return
+    with app.connection() as own:
+        charge_limits(app, who, *kinds, conn=own)
 
 
 def _charge_one(conn: Any, key: str, kind: str, limit: int) -> None:

@@ -37,8 +37,8 @@ def get_principal(
         raise Unauthorized("missing or invalid API key")
     with app.connection() as conn:
         who = authenticate(conn, token)
-    request.state.key_id = who.key_id
-    charge_request(request, app, who)
+        request.state.key_id = who.key_id
+        charge_request(request, app, who, conn)
     return who
 
 

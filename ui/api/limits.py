@@ -10,6 +10,8 @@ The workbench's pages count the same way, through ``ctx.ui.web.deps``. MCP tools
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Request
 
 from ctx.core import App, Principal
@@ -49,8 +51,9 @@ def route_kinds(method: str, path: str) -> tuple[str, ...]:
     return ROUTE_KINDS.get((method, path), WRITE)
 
 
-def charge_request(request: Request, app: App, who: Principal) -> None:
-    """Count the request against its route's limits (HTTP 429 with Retry-After when over)."""
+def charge_request(request: Request, app: App, who: Principal, conn: Any = None) -> None:
+    """Count the request against its route's limits (HTTP 429 with Retry-After when over), in
+    ``conn``'s transaction when given."""
     route = request.scope.get("route")
     path = getattr(route, "path", None) or request.url.path
-    charge_limits(app, who, *route_kinds(request.method, path))
+    charge_limits(app, who, *route_kinds(request.method, path), conn=conn)

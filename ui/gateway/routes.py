@@ -36,7 +36,7 @@ def _app(request: Request) -> App:
 def _authenticate(app: App, token: str, kinds: tuple[str, ...]) -> Principal:
     with app.connection() as conn:
         who = authenticate(conn, token)
-    charge_limits(app, who, *kinds)
+        charge_limits(app, who, *kinds, conn=conn)
     return who
 
 

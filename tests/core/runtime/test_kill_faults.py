@@ -63,6 +63,13 @@ from ctx.core.blocks import StoreRequest, store_block
 from ctx.core.runtime import set_setting
 
 SESSION = "kill-test"
+# the vectors of the active generation for each block's current content
+CURRENT_VECTORS = (
+    "SELECT e.block_id FROM context_block_embeddings e "
+    "JOIN context_embedding_generations g ON g.id = e.generation AND g.status = 'active' "
+    "JOIN context_blocks b ON b.id = e.block_id AND b.content_hash = e.content_hash "
+    "WHERE e.block_id = ANY(%s::uuid[])"
+)
 TEMPLATE = "ctx_kill_template"
 SETTINGS = {
     "CTX_EMBED_PROVIDER": "openai",
@@ -248,14 +255,7 @@ def test_ctxd_killed_mid_writes_then_ingest_killed_mid_run(fleet: Fleet, tmp_pat
         == count(url, "SELECT count(*) FROM context_blocks WHERE block_type = 'event'")
     )
     ids = [str(r[0]) for r in query_rows(url, "SELECT id::text FROM context_blocks")]
-    vectors = per_block(
-        url,
-        "SELECT e.block_id FROM context_block_embeddings e "
-        "JOIN context_embedding_generations g ON g.id = e.generation AND g.status = 'active' "
-        "JOIN context_blocks b ON b.id = e.block_id AND b.content_hash = e.content_hash "
-        "WHERE e.block_id = ANY(%s::uuid[])",
-        ids,
-    )
+    vectors = per_block(url, CURRENT_VECTORS, ids)
     assert vectors == Counter(ids)  # every block embedded, one vector each
     assert quarantined(url) == []
 
@@ -328,14 +328,7 @@ def test_worker_killed_mid_embed_guard_dream_then_mid_rebuild(
 
     # Embedding: one vector per block for its content; a block embedded twice is one whose job
     # the dead worker held (done, but not yet marked done, when it died), never another.
-    vectors = per_block(
-        url,
-        "SELECT e.block_id FROM context_block_embeddings e "
-        "JOIN context_embedding_generations g ON g.id = e.generation AND g.status = 'active' "
-        "JOIN context_blocks b ON b.id = e.block_id AND b.content_hash = e.content_hash "
-        "WHERE e.block_id = ANY(%s::uuid[])",
-        ids,
-    )
+    vectors = per_block(url, CURRENT_VECTORS, ids)
     assert vectors == Counter(ids)
     runs = embed_runs(url, ids)
     assert set(runs) == set(ids)
