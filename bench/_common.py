@@ -195,7 +195,7 @@ def run_ingest(app: App, args: Sequence[str]) -> tuple[float, dict[str, Any]]:
     import json
     import time
 
-    from ctx.core.cli import run
+    from ctx.ui.cli import run
 
     out = Path(tempfile.mkstemp(suffix=".json")[1])
     started = time.perf_counter()

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
         store_block,
         update_block,
     )
-    from ctx.core.cli import Client as ApiClient
-    from ctx.core.cli import ClientError, RateColumn
+    from ctx.core.client import Client as ApiClient
+    from ctx.core.client import ClientError
     from ctx.core.embed import (
         Embedder,
         EmbedderFactory,
@@ -80,6 +80,8 @@ if TYPE_CHECKING:
         admit,
         may_see,
     )
+    from ctx.core.operations import Access, Kind, Operation, Reach, Rest
+    from ctx.core.operations import Tool as ToolSurface
     from ctx.core.retrieval import (
         Candidate,
         GatedReranker,
@@ -108,6 +110,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROJECT",
     "SENSITIVITIES",
+    "Access",
     "AlsoInTransaction",
     "Ambiguous",
     "ApiClient",
@@ -134,11 +137,13 @@ __all__ = [
     "Job",
     "JobHandler",
     "JobOutcome",
+    "Kind",
     "Lexicon",
     "Limits",
     "ModelError",
     "ModelTimeout",
     "NotFound",
+    "Operation",
     "ParseContext",
     "Piece",
     "PluginError",
@@ -146,11 +151,12 @@ __all__ = [
     "QueryRequest",
     "QueryRun",
     "QueryStage",
-    "RateColumn",
     "RateLimited",
+    "Reach",
     "RerankResult",
     "Reranker",
     "RerankerFactory",
+    "Rest",
     "RuleEntry",
     "SearchRequest",
     "Setting",
@@ -162,6 +168,7 @@ __all__ = [
     "TokenCounter",
     "TooLarge",
     "Tool",
+    "ToolSurface",
     "Unauthorized",
     "ValidationError",
     "admit",

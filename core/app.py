@@ -30,6 +30,7 @@ from ctx.core.embed import (
 from ctx.core.errors import CtxError, PluginError
 from ctx.core.governor import Governor
 from ctx.core.llm import BackendKind, BackendPool, backend_kinds
+from ctx.core.operations import Operation
 from ctx.core.retrieval import QueryStage, RerankerFactory, build_pipeline, reranker_factories
 from ctx.core.runtime import (
     DEFAULT_PLUGINS,
@@ -43,10 +44,11 @@ from ctx.core.runtime import (
     apply_migrations,
     default_home,
     job_handlers,
+    registered_objects,
     secret_reference,
 )
 from ctx.core.temporal import TemporalParser, parser_from_host
-from ctx.core.tools import Tool, registered_tools
+from ctx.core.tools import Tool, registered_tools, tools_of
 
 log = logging.getLogger("ctx.app")
 
@@ -145,8 +147,20 @@ class App:
         return Governor(self)
 
     @cached_property
+    def operations(self) -> dict[str, Operation]:
+        """Every declared operation by name (``register_operations``): what the REST routes, MCP
+        tools and commands derive from."""
+        return declared_operations(self.host)
+
+    @cached_property
     def tools(self) -> dict[str, Tool]:
-        return registered_tools(self.host)
+        """The MCP tools, derived from the operations that offer one."""
+        derived = tools_of(self.operations.values())
+        legacy = registered_tools(self.host)
+        twice = sorted(set(derived) & set(legacy))
+        if twice:
+            raise PluginError(f"tools registered twice: {', '.join(twice)}")
+        return {**legacy, **derived}
 
     def validate_registries(self) -> list[tuple[str, BlockTypeSpec]]:
         """Build every registry; all problems are reported in one error. Returns the proposed
@@ -164,6 +178,7 @@ class App:
             "query_stages",
             "rerankers",
             "backend_kinds",
+            "operations",
             "tools",
         ):
             try:
@@ -254,3 +269,34 @@ class App:
     def block_type(self, name: str) -> BlockTypeSpec | None:
         with self._types_lock:
             return self.block_types.get(name)
+
+
+def declared_operations(host: PluginHost) -> dict[str, Operation]:
+    """The operations plugins declare, by name; a malformed declaration, a name, a route or a tool
+    name declared twice stops start-up with every problem in one error."""
+    found = registered_objects(
+        host,
+        "register_operations",
+        Operation,
+        name=lambda op: op.name,
+        what="operation",
+        check=lambda op: "; ".join(op.problems()) or None,
+    )
+    problems = []
+    routes: dict[tuple[str, str], str] = {}
+    tools: dict[str, str] = {}
+    for op in found.values():
+        if op.rest is not None:
+            key = (op.rest.method, op.rest.path)
+            if key in routes:
+                problems.append(f"route {' '.join(key)} declared by {routes[key]} and {op.name}")
+            routes.setdefault(key, op.name)
+        if op.tool is not None:
+            if op.tool.name in tools:
+                problems.append(
+                    f"tool {op.tool.name!r} declared by {tools[op.tool.name]} and {op.name}"
+                )
+            tools.setdefault(op.tool.name, op.name)
+    if problems:
+        raise PluginError("; ".join(problems))
+    return found

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ctx.core.embed import EmbedderFactory
     from ctx.core.governor import CacheFactory, TokenCounter
     from ctx.core.llm import BackendKind
+    from ctx.core.operations import Operation
     from ctx.core.retrieval import QueryStage, RerankerFactory
     from ctx.core.runtime import JobHandler, Setting, SettingCheck, Settings
     from ctx.core.temporal import TemporalMatcher
@@ -138,6 +139,20 @@ def register_backend_kinds(register: Callable[[BackendKind], None]) -> None:
     Called once when an ``App`` opens; all implementations run. Call ``register(kind)`` with a
     ``BackendKind``; a backend row names its kind, and the kind's factory builds the client from
     the row. Return nothing.
+    """
+
+
+@hookspec
+def register_operations(register: Callable[[Operation], None]) -> None:
+    """Declare operations: what the plugin does, once, with the surfaces that offer it.
+
+    Called once when an ``App`` is built; all implementations run. Call ``register(operation)``
+    with a ``ctx.core.Operation`` (name, summary, input and output models, the service as
+    ``"module:function"``, kind, access, reach, and its REST route, MCP tool and command-line
+    surfaces). The REST route, MCP tool, rate-limit kinds and OpenAPI entry derive from it; a
+    command presents it with ``ctx.ui.presents``. A name, route or tool name registered twice, or a
+    declaration that is malformed or names a function that cannot be loaded, stops start-up.
+    Return nothing.
     """
 
 

@@ -1,6 +1,6 @@
 """Package facades that import on first use.
 
-A facade (``ctx.core``, ``ctx.core.runtime``, ``ctx.core.cli``) re-exports names from the modules
+A facade (``ctx.core``, each capability package, ``ctx.ui``, ``ctx.ui.cli``) re-exports names from the modules
 behind it. Importing them all eagerly costs about a second (psycopg, sqlmodel, numpy), paid by
 every ``ctx`` invocation, the agent hooks included, which run on every prompt. So a facade
 declares its imports once, under ``if TYPE_CHECKING:`` (type checkers and readers see them as
@@ -42,7 +42,10 @@ def lazy_exports(
             module, attribute = declared[name]
         except KeyError:
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(module), attribute)
+        if module == package:  # ``from pkg import submodule``
+            value = importlib.import_module(f"{package}.{attribute}")
+        else:
+            value = getattr(importlib.import_module(module), attribute)
         namespace[name] = value
         return value
 

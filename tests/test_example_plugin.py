@@ -123,7 +123,7 @@ def _infos(tmp_path: Path, **env_extra: str) -> list[dict[str, Any]]:
 
 
 def _cli(tmp_path: Path, *args: str, **env_extra: str) -> str:
-    return _run(["-m", "ctx.core.cli", *args], tmp_path, **env_extra)
+    return _run(["-m", "ctx.ui.cli", *args], tmp_path, **env_extra)
 
 
 def _example(infos: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -49,7 +49,7 @@ def test_every_tour_command_succeeds(tmp_path: Path, database_url: str) -> None:
         bin_dir = tmp_path / "bin"
         bin_dir.mkdir()
         shim = bin_dir / "ctx"  # `ctx` on PATH: this interpreter's ctx
-        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ctx.core.cli "$@"\n')
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ctx.ui.cli "$@"\n')
         shim.chmod(0o755)
         user = {
             **env,

@@ -10,6 +10,7 @@ from fastapi import APIRouter, FastAPI
 from ctx.core import App, PluginError
 from ctx.ui import api, gateway, mcp, oauth, web
 from ctx.ui.api.middleware import SELF_VERIFIED
+from ctx.ui.api.operations import operations_router
 from ctx.ui.version import VERSION
 
 #: Routes that take files, with the setting that bounds their bodies; every other route has
@@ -38,6 +39,7 @@ def create_app(app: App) -> FastAPI:
     )
     server.state.ctx = app
     api.mount(server, body_limit=lambda path: body_limit_for(app, path))
+    server.include_router(operations_router(app.operations.values()))
     oauth.mount(server)
     mcp.mount(server, app)
     gateway.mount(server)

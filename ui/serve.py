@@ -12,8 +12,8 @@ from typing import Annotated
 import typer
 
 from ctx.core import CtxError
-from ctx.core.cli import current_app, run
 from ctx.core.runtime import Listener, Worker, configure_logging
+from ctx.ui.cli import current_app, run
 
 
 class _Stop(Exception):

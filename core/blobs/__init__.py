@@ -5,20 +5,25 @@ transaction, with a checksum check), ``fetch_blob`` / ``blob_chunks`` (whole or 
 ``search_blobs``, ``manage_blob`` (stats, get, list, delete).
 """
 
-from ctx.core.blobs.schemas import (
-    BlobFetch,
-    BlobManage,
-    BlobSearch,
-    BlobStore,
-)
-from ctx.core.blobs.store import (
-    blob_chunks,
-    blob_row,
-    fetch_blob,
-    manage_blob,
-    search_blobs,
-    store_blob,
-)
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.blobs.schemas import (
+        BlobFetch,
+        BlobManage,
+        BlobSearch,
+        BlobStore,
+    )
+    from ctx.core.blobs.store import (
+        blob_chunks,
+        blob_row,
+        fetch_blob,
+        manage_blob,
+        search_blobs,
+        store_blob,
+    )
 
 __all__ = [
     "BlobFetch",
@@ -32,3 +37,6 @@ __all__ = [
     "search_blobs",
     "store_blob",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

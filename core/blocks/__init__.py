@@ -1,82 +1,107 @@
 """Blocks: the stored unit of knowledge. Types as policy rows, writes, reads, light search, and
 the request schemas of these operations."""
 
-from ctx.core.blocks.browse import (
-    BrowseRequest,
-    block_at_key,
-    block_context,
-    block_facets,
-    block_summaries,
-    browse_blocks,
-    cursor_of,
-)
-from ctx.core.blocks.edit import set_archived, update_block
-from ctx.core.blocks.manage import manage
-from ctx.core.blocks.read import (
-    BLOCK_COLUMNS,
-    block_categories,
-    block_stats,
-    fetch_block,
-    get_block,
-    list_blocks,
-    resolve_id,
-)
-from ctx.core.blocks.schemas import (
-    MAX_TAGS,
-    BlockChanges,
-    BlockListItem,
-    BlockOut,
-    BlockStats,
-    BlockTypeName,
-    Category,
-    CategoryCount,
-    Content,
-    ManageRequest,
-    ManageResponse,
-    QueryText,
-    SearchHit,
-    SearchRequest,
-    SearchResponse,
-    Sensitivity,
-    StoredTime,
-    StoreRequest,
-    StoreResponse,
-    Strict,
-    Tags,
-    Title,
-    clean_tags,
-    required_text,
-)
-from ctx.core.blocks.search import search_blocks
-from ctx.core.blocks.transfer import export_records, import_records
-from ctx.core.blocks.types import (
-    RETRIEVAL_POLICIES,
-    SENSITIVITIES,
-    TYPE_COLUMNS,
-    BlockTypeSpec,
-    get_type,
-    load_types,
-    registered_types,
-    seed_types,
-    update_type,
-)
-from ctx.core.blocks.write import (
-    AlsoInTransaction,
-    BlockWrite,
-    PreviousVersion,
-    audit,
-    content_hash,
-    delete_block,
-    insert_derived,
-    notify_written,
-    store_block,
-)
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.blocks.browse import (
+        BrowseRequest,
+        block_at_key,
+        block_context,
+        block_facets,
+        block_summaries,
+        browse_blocks,
+        cursor_of,
+    )
+    from ctx.core.blocks.edit import set_archived, update_block
+    from ctx.core.blocks.manage_actions import manage
+    from ctx.core.blocks.operations import (
+        BLOCK_STATS,
+        BLOCK_TIMELINE,
+        DELETE_BLOCK,
+        GET_BLOCK,
+        MANAGE_BLOCKS,
+        RECENT_BLOCKS,
+        SEARCH_BLOCKS,
+        STORE_BLOCK,
+    )
+    from ctx.core.blocks.read import (
+        BLOCK_COLUMNS,
+        block_categories,
+        block_stats,
+        fetch_block,
+        get_block,
+        list_blocks,
+        resolve_id,
+    )
+    from ctx.core.blocks.schemas import (
+        MAX_TAGS,
+        BlockChanges,
+        BlockListItem,
+        BlockOut,
+        BlockStats,
+        BlockTypeName,
+        Category,
+        CategoryCount,
+        Content,
+        ManageRequest,
+        ManageResponse,
+        QueryText,
+        SearchHit,
+        SearchRequest,
+        SearchResponse,
+        Sensitivity,
+        StoredTime,
+        StoreRequest,
+        StoreResponse,
+        Strict,
+        Tags,
+        Title,
+        clean_tags,
+        required_text,
+    )
+    from ctx.core.blocks.search import search_blocks
+    from ctx.core.blocks.timeline import timeline_blocks, timeline_window
+    from ctx.core.blocks.tools import iso_time, listed, snippet
+    from ctx.core.blocks.transfer import export_records, import_records
+    from ctx.core.blocks.types import (
+        RETRIEVAL_POLICIES,
+        SENSITIVITIES,
+        TYPE_COLUMNS,
+        BlockTypeSpec,
+        get_type,
+        load_types,
+        registered_types,
+        seed_types,
+        update_type,
+    )
+    from ctx.core.blocks.write import (
+        AlsoInTransaction,
+        BlockWrite,
+        PreviousVersion,
+        audit,
+        content_hash,
+        delete_block,
+        insert_derived,
+        notify_written,
+        store_block,
+    )
 
 __all__ = [
     "BLOCK_COLUMNS",
+    "BLOCK_STATS",
+    "BLOCK_TIMELINE",
+    "DELETE_BLOCK",
+    "GET_BLOCK",
+    "MANAGE_BLOCKS",
     "MAX_TAGS",
+    "RECENT_BLOCKS",
     "RETRIEVAL_POLICIES",
+    "SEARCH_BLOCKS",
     "SENSITIVITIES",
+    "STORE_BLOCK",
     "TYPE_COLUMNS",
     "AlsoInTransaction",
     "BlockChanges",
@@ -122,7 +147,9 @@ __all__ = [
     "get_type",
     "import_records",
     "insert_derived",
+    "iso_time",
     "list_blocks",
+    "listed",
     "load_types",
     "manage",
     "notify_written",
@@ -132,7 +159,13 @@ __all__ = [
     "search_blocks",
     "seed_types",
     "set_archived",
+    "snippet",
     "store_block",
+    "timeline_blocks",
+    "timeline_window",
     "update_block",
     "update_type",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ctx.core.blocks import operations
 from ctx.core.blocks.events import announce_block_written
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
 from ctx.core.runtime import Setting
 
 if TYPE_CHECKING:
@@ -30,3 +32,9 @@ def register_settings(register: Callable[[Setting], None]) -> None:
 @hookimpl
 def on_block_written(app: App, block: dict[str, Any], action: str) -> None:
     announce_block_written(app, block, action)
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)

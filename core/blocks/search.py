@@ -52,3 +52,9 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
             },
         ).fetchall()
     return [{**row_out(r), "score": float(r["score"])} for r in rows]
+
+
+def search(app: App, who: Principal, req: SearchRequest) -> dict[str, Any]:
+    """The answer of ``/api/search``: the hits and their count."""
+    hits = search_blocks(app, who, req)
+    return {"results": hits, "count": len(hits)}

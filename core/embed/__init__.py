@@ -7,37 +7,42 @@ Embedders are plugins: a plugin implements ``register_embedders(register)`` and 
 vectors that passed ``quality_gate``.
 """
 
-from ctx.core.embed.cache import EmbedderCache
-from ctx.core.embed.context import queue_reblend
-from ctx.core.embed.generations import (
-    active_generation,
-    building_generation,
-    create_generation,
-    ensure_active_generation,
-    generations,
-    status,
-    switch_generation,
-)
-from ctx.core.embed.jobs import (
-    MAX_TEXT_CHARS,
-    block_text,
-    embed_blocks,
-    embed_pending,
-)
-from ctx.core.embed.options import option_float, option_int, option_str, require_str
-from ctx.core.embed.protocol import Embedder
-from ctx.core.embed.rebuild import rebuild_step, start_rebuild
-from ctx.core.embed.registry import EmbedderFactory, create_embedder, embedder_factories
-from ctx.core.embed.settings import configured_options
-from ctx.core.embed.vectors import (
-    MAX_NORM,
-    MIN_NORM,
-    MIN_VARIANCE,
-    l2_normalize,
-    quality_gate,
-    truncate_matryoshka,
-    vector_literal,
-)
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.embed.cache import EmbedderCache
+    from ctx.core.embed.context import queue_reblend
+    from ctx.core.embed.generation_rows import (
+        active_generation,
+        building_generation,
+        create_generation,
+        ensure_active_generation,
+        generations,
+        status,
+        switch_generation,
+    )
+    from ctx.core.embed.jobs import (
+        MAX_TEXT_CHARS,
+        block_text,
+        embed_blocks,
+        embed_pending,
+    )
+    from ctx.core.embed.options import option_float, option_int, option_str, require_str
+    from ctx.core.embed.protocol import Embedder
+    from ctx.core.embed.rebuild import rebuild_step, start_rebuild
+    from ctx.core.embed.registry import EmbedderFactory, create_embedder, embedder_factories
+    from ctx.core.embed.settings import configured_options
+    from ctx.core.embed.vectors import (
+        MAX_NORM,
+        MIN_NORM,
+        MIN_VARIANCE,
+        l2_normalize,
+        quality_gate,
+        truncate_matryoshka,
+        vector_literal,
+    )
 
 __all__ = [
     "MAX_NORM",
@@ -72,3 +77,6 @@ __all__ = [
     "truncate_matryoshka",
     "vector_literal",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -11,7 +11,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed.context import refresh_blocks
-from ctx.core.embed.generations import target_generations
+from ctx.core.embed.generation_rows import target_generations
 from ctx.core.embed.wire import binary_vectors, halfvec
 from ctx.core.errors import EmbeddingError, error_text
 from ctx.core.runtime import (

@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed.context import refresh_blocks
-from ctx.core.embed.generations import (
+from ctx.core.embed.generation_rows import (
     building_generation,
     create_generation,
     generation,

@@ -7,42 +7,47 @@ result. Threads are ``(collection, session_id)``; a collection is a ctx scope, s
 who may govern, read or promote what.
 """
 
-from ctx.core.governor.cache import ByteLRU, CacheFactory, ExternalCache, TieredCache
-from ctx.core.governor.chat import (
-    CHAT_PREFIX,
-    ChatTurn,
-    ChatTurnRequest,
-    is_chat_session,
-    new_session,
-    start_turn,
-)
-from ctx.core.governor.chatlog import chat_history, chat_sessions
-from ctx.core.governor.envelope import DeskItem, Pin, build, event_message
-from ctx.core.governor.events import INDEX_KIND, Event
-from ctx.core.governor.governor import Governor
-from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE, WorkRing
-from ctx.core.governor.promote import chunks, ingest, promote
-from ctx.core.governor.schemas import (
-    CommitRequest,
-    EventIn,
-    FlushRequest,
-    IngestRequest,
-    PinIn,
-    PrepareRequest,
-    PromoteRequest,
-    ProtectRequest,
-    ReleaseRequest,
-    StatusRequest,
-    ThreadRef,
-)
-from ctx.core.governor.threads import CATEGORY_PREFIX, Thread, category_for
-from ctx.core.governor.tokens import (
-    TokenCounter,
-    count_messages,
-    message_tokens,
-    pick_counter,
-    token_counters,
-)
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.governor.cache import ByteLRU, CacheFactory, ExternalCache, TieredCache
+    from ctx.core.governor.chat import (
+        CHAT_PREFIX,
+        ChatTurn,
+        ChatTurnRequest,
+        is_chat_session,
+        new_session,
+        start_turn,
+    )
+    from ctx.core.governor.chatlog import chat_history, chat_sessions
+    from ctx.core.governor.envelope import DeskItem, Pin, build, event_message
+    from ctx.core.governor.events import INDEX_KIND, Event
+    from ctx.core.governor.governor import Governor
+    from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE, WorkRing
+    from ctx.core.governor.promotion import chunks, ingest, promote
+    from ctx.core.governor.schemas import (
+        CommitRequest,
+        EventIn,
+        FlushRequest,
+        IngestRequest,
+        PinIn,
+        PrepareRequest,
+        PromoteRequest,
+        ProtectRequest,
+        ReleaseRequest,
+        StatusRequest,
+        ThreadRef,
+    )
+    from ctx.core.governor.threads import CATEGORY_PREFIX, Thread, category_for
+    from ctx.core.governor.tokens import (
+        TokenCounter,
+        count_messages,
+        message_tokens,
+        pick_counter,
+        token_counters,
+    )
 
 __all__ = [
     "CATEGORY_PREFIX",
@@ -90,3 +95,6 @@ __all__ = [
     "start_turn",
     "token_counters",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -25,7 +25,7 @@ from ctx.core.governor.envelope import Pin, build
 from ctx.core.governor.events import INDEX_KIND, append_event, recent_events
 from ctx.core.governor.indexer import Indexer, WorkRing, run_thread
 from ctx.core.governor.pins import add_pins, load_pins, remove_pins
-from ctx.core.governor.promote import ingest, promote
+from ctx.core.governor.promotion import ingest, promote
 from ctx.core.governor.threads import (
     Thread,
     ThreadCache,

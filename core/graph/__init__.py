@@ -1,34 +1,39 @@
 """The graph: links between blocks (Dream's and people's), Dream, the overview map, the digest,
 and the query stages that read links (supersedes filter, graph expansion)."""
 
-from ctx.core.graph.digest import (
-    DIGEST_JOBS,
-    daily_synthesis,
-    scope_principal,
-    sweep_digests,
-    topic_map,
-)
-from ctx.core.graph.dream_cycle import PIPELINE_VERSION, CycleResult, run_cycle
-from ctx.core.graph.dream_stats import dream_stats
-from ctx.core.graph.dream_worker import DreamWorker
-from ctx.core.graph.ego import ego
-from ctx.core.graph.explore import explore
-from ctx.core.graph.links import (
-    LINK_TYPES,
-    known_pairs,
-    link_rows,
-    list_links,
-    review_link,
-    superseders,
-    write_link,
-)
-from ctx.core.graph.overview import (
-    OVERVIEW_JOBS,
-    overview,
-    queue_overview,
-    refresh_overview,
-    sweep_overview,
-)
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.graph.digest import (
+        DIGEST_JOBS,
+        daily_synthesis,
+        scope_principal,
+        sweep_digests,
+        topic_map,
+    )
+    from ctx.core.graph.dream_cycle import PIPELINE_VERSION, CycleResult, run_cycle
+    from ctx.core.graph.dream_counts import dream_stats
+    from ctx.core.graph.dream_worker import DreamWorker
+    from ctx.core.graph.ego_graph import ego
+    from ctx.core.graph.exploring import explore
+    from ctx.core.graph.links import (
+        LINK_TYPES,
+        known_pairs,
+        link_rows,
+        list_links,
+        review_link,
+        superseders,
+        write_link,
+    )
+    from ctx.core.graph.map_overview import (
+        OVERVIEW_JOBS,
+        overview,
+        queue_overview,
+        refresh_overview,
+        sweep_overview,
+    )
 
 __all__ = [
     "DIGEST_JOBS",
@@ -56,3 +61,6 @@ __all__ = [
     "topic_map",
     "write_link",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ctx.core import llm
 from ctx.core.access import Principal
 from ctx.core.blocks import StoreRequest, store_block
-from ctx.core.graph.overview import overview
+from ctx.core.graph.map_overview import overview
 from ctx.core.retrieval import keep_citations
 from ctx.core.runtime import Job, JobHandler, enqueue
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ctx.core.graph.digest import DIGEST_JOBS, PROMPT
-from ctx.core.graph.overview import OVERVIEW_JOBS
+from ctx.core.graph.map_overview import OVERVIEW_JOBS
 from ctx.core.hookspecs import hookimpl
 from ctx.core.llm import prompt_versions
 from ctx.core.runtime import Setting

@@ -1,26 +1,31 @@
 """The Guard: near-duplicates caught on write. Checks, thresholds per type and generation, the
 review of flagged pairs."""
 
-from ctx.core.guard.check import (
-    CLEAN,
-    NEAR_DUPLICATE,
-    NEEDS_REVIEW,
-    Decision,
-    Neighbour,
-    decide,
-    values,
-)
-from ctx.core.guard.draft import draft_neighbours
-from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
-from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
-from ctx.core.guard.thresholds import (
-    Thresholds,
-    list_thresholds,
-    set_thresholds,
-    thresholds_for,
-    unset_thresholds,
-)
-from ctx.core.guard.wording import word_changes
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.guard.check import (
+        CLEAN,
+        NEAR_DUPLICATE,
+        NEEDS_REVIEW,
+        Decision,
+        Neighbour,
+        decide,
+        values,
+    )
+    from ctx.core.guard.draft import draft_neighbours
+    from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
+    from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
+    from ctx.core.guard.thresholds import (
+        Thresholds,
+        list_thresholds,
+        set_thresholds,
+        thresholds_for,
+        unset_thresholds,
+    )
+    from ctx.core.guard.wording import word_changes
 
 __all__ = [
     "CLEAN",
@@ -45,3 +50,6 @@ __all__ = [
     "values",
     "word_changes",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

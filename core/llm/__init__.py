@@ -6,27 +6,32 @@ backends a role may use; ``calls`` walks that chain with the trust gate in front
 and logs each attempt.
 """
 
-from ctx.core.llm.answers import fence, first_json, strip_reasoning
-from ctx.core.llm.backends import (
-    ROLES,
-    Backend,
-    BackendFields,
-    create_backend,
-    delete_backend,
-    get_backend,
-    list_backends,
-    update_backend,
-)
-from ctx.core.llm.calllog import CallRecord, log_summary, read_log, record_call
-from ctx.core.llm.calls import Reply, available, chat, embed, rerank, stream
-from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
-from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
-from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
-from ctx.core.llm.openai_wire import TIMEOUT_PARAM, ChatResult, Limits, OpenAIClient
-from ctx.core.llm.pool import BackendPool
-from ctx.core.llm.probe import probe_backend
-from ctx.core.llm.prompts import prompt_versions, render_prompt
-from ctx.core.llm.toolchat import ToolCall, ToolChat, ToolRound
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.llm.answers import fence, first_json, strip_reasoning
+    from ctx.core.llm.backends import (
+        ROLES,
+        Backend,
+        BackendFields,
+        create_backend,
+        delete_backend,
+        get_backend,
+        list_backends,
+        update_backend,
+    )
+    from ctx.core.llm.calllog import CallRecord, log_summary, read_log, record_call
+    from ctx.core.llm.calls import Reply, available, chat, embed, rerank, stream
+    from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
+    from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
+    from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
+    from ctx.core.llm.openai_wire import TIMEOUT_PARAM, ChatResult, Limits, OpenAIClient
+    from ctx.core.llm.pool import BackendPool
+    from ctx.core.llm.probe import probe_backend
+    from ctx.core.llm.prompts import prompt_versions, render_prompt
+    from ctx.core.llm.toolchat import ToolCall, ToolChat, ToolRound
 
 __all__ = [
     "ROLES",
@@ -74,3 +79,6 @@ __all__ = [
     "strip_reasoning",
     "update_backend",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
+from ctx.core.retrieval import operations
 from ctx.core.retrieval.pipeline import QueryStage
 from ctx.core.retrieval.rerank import RerankerFactory
 from ctx.core.retrieval.reranking import BUILTIN_RERANKER, RERANK_STAGE, backends_reranker
@@ -61,3 +63,9 @@ def before_block_write(write: BlockWrite) -> None:
 def on_block_written(app: App, block: dict[str, Any], action: str) -> None:
     if action in ("deleted", "archived", "unarchived") and block.get("scope"):
         queue_refresh_after_delete(app, str(block["scope"]))
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)

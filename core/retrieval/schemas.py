@@ -1,4 +1,5 @@
-"""The query request: what a caller of the query path may ask for."""
+"""The query request (what a caller of the query path may ask for), its answer, and the query
+tool's arguments."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ctx.core.blocks import QueryText, Tags
+from ctx.core.blocks import MAX_TAGS, QueryText, Tags
 from ctx.core.validation import IsoDate, Strict
 
 
@@ -110,4 +111,27 @@ class QueryResponse(BaseModel):
         default=None,
         description="With synthesize: backend, model, latency, sources sent and withheld; or why "
         "there is no answer (skipped, failed).",
+    )
+
+
+_SCOPES = "Only these of your readable scopes (default: all of them)."
+_CATEGORY = "Only blocks of this category."
+_TAGS = "Only blocks carrying all of these tags."
+
+
+class QueryInput(Strict):
+    query: QueryText = Field(
+        description="A question or topic in natural language (English or German); time words "
+        "such as 'last week' or 'im März' narrow and weight results by date."
+    )
+    limit: int | None = Field(
+        default=None, ge=1, le=20, description="How many sources at most (default 5)."
+    )
+    category: str | None = Field(default=None, max_length=100, description=_CATEGORY)
+    tags: Tags = Field(default_factory=list, max_length=MAX_TAGS, description=_TAGS)
+    scopes: list[str] | None = Field(default=None, max_length=50, description=_SCOPES)
+    answer: bool = Field(
+        default=True,
+        description="Also answer the question from the sources, citing them as [n], when the "
+        "server has a synthesis model (false: sources only, faster).",
     )

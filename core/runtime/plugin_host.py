@@ -47,9 +47,7 @@ CORE_PLUGINS: Mapping[str, str] = {
     "core.guard": "ctx.core.guard.hooks",
     "core.graph": "ctx.core.graph.hooks",
     "core.graph.map": "ctx.core.graph.map_hooks",
-    "core.tools": "ctx.core.tools.hooks",
     "core.governor": "ctx.core.governor.hooks",
-    "core.cli": "ctx.core.cli.agent_settings",
 }
 
 #: Built-in plugins by stable name; moving a module changes the value only.
@@ -63,7 +61,7 @@ DEFAULT_PLUGINS: Mapping[str, str] = {
     "tokens": "ctx.plugins.tokens",
     "issues": "ctx.plugins.issues",
     "ingest": "ctx.plugins.ingest",
-    "server": "ctx.ui.commands",
+    "cli": "ctx.ui.cli.hooks",
 }
 
 TRUE_WORDS = {"1", "true", "yes", "on"}

@@ -8,38 +8,43 @@ matchers with ``build_matchers(Lexicon(...))``, and add rules of their own writt
 ``temporal_kit``.
 """
 
-from ctx.core.temporal import kit as temporal_kit
-from ctx.core.temporal.cascade import CASCADE, RuleEntry, build_matchers
-from ctx.core.temporal.engine import (
-    TemporalParser,
-    has_temporal_intent,
-    parser_from_host,
-)
-from ctx.core.temporal.extract import DateMention, find_dates, iter_date_mentions
-from ctx.core.temporal.fts import fts_terms, temporal_fts_expansion, to_tsquery_or
-from ctx.core.temporal.gravity import (
-    GravityQuery,
-    cyclic_gravity,
-    dimensions_for,
-    gravity_factor,
-    linear_gravity,
-)
-from ctx.core.temporal.indexing import (
-    content_times,
-    date_token,
-    extract_block,
-    extract_pending,
-    relative_parser,
-)
-from ctx.core.temporal.lexicon import Lexicon, TokSpec
-from ctx.core.temporal.ranking import date_query, gravity_factors
-from ctx.core.temporal.types import (
-    FALLBACK_SKIPPED,
-    ParseContext,
-    TemporalMatcher,
-    TemporalResult,
-    direction_between,
-)
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.temporal import kit as temporal_kit
+    from ctx.core.temporal.cascade import CASCADE, RuleEntry, build_matchers
+    from ctx.core.temporal.engine import (
+        TemporalParser,
+        has_temporal_intent,
+        parser_from_host,
+    )
+    from ctx.core.temporal.extract import DateMention, find_dates, iter_date_mentions
+    from ctx.core.temporal.fts import fts_terms, temporal_fts_expansion, to_tsquery_or
+    from ctx.core.temporal.gravity import (
+        GravityQuery,
+        cyclic_gravity,
+        dimensions_for,
+        gravity_factor,
+        linear_gravity,
+    )
+    from ctx.core.temporal.indexing import (
+        content_times,
+        date_token,
+        extract_block,
+        extract_pending,
+        relative_parser,
+    )
+    from ctx.core.temporal.lexicon import Lexicon, TokSpec
+    from ctx.core.temporal.ranking import date_query, gravity_factors
+    from ctx.core.temporal.types import (
+        FALLBACK_SKIPPED,
+        ParseContext,
+        TemporalMatcher,
+        TemporalResult,
+        direction_between,
+    )
 
 __all__ = [
     "CASCADE",
@@ -75,3 +80,6 @@ __all__ = [
     "temporal_kit",
     "to_tsquery_or",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

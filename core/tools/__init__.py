@@ -7,9 +7,14 @@ timeline, stats) are registered like a plugin's, through ``register_mcp_tools``.
 runs one for a principal and turns every problem into a message.
 """
 
-from ctx.core.tools.calling import ToolOutcome, call_tool, describe_arguments
-from ctx.core.tools.instructions import INSTRUCTIONS
-from ctx.core.tools.spec import Tool, ToolHandler, registered_tools
+from typing import TYPE_CHECKING
+
+from ctx.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ctx.core.tools.calling import ToolOutcome, call_tool, describe_arguments
+    from ctx.core.tools.instructions import INSTRUCTIONS
+    from ctx.core.tools.spec import Tool, ToolHandler, registered_tools, tool_of, tools_of
 
 __all__ = [
     "INSTRUCTIONS",
@@ -19,4 +24,9 @@ __all__ = [
     "call_tool",
     "describe_arguments",
     "registered_tools",
+    "tool_of",
+    "tools_of",
 ]
+
+# Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

@@ -1,28 +1,28 @@
-"""The ``Tool`` contract and the registry of plugin tools."""
+"""The ``Tool`` an agent calls over MCP, derived from an operation's declaration."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from ctx.core.operations import TOOL_RE, Operation, resolve
 from ctx.core.runtime import PluginHost, registered_objects
 
 if TYPE_CHECKING:
     from ctx.core.access import Principal
     from ctx.core.app import App
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 ToolHandler = Callable[["App", "Principal", Any], Any]
 
 
 @dataclass(frozen=True)
 class Tool:
     """``handler(app, who, arguments)`` gets the validated ``input_model`` instance and returns
-    something JSON-serialisable; a ``CtxError`` becomes a tool error the agent can read."""
+    something JSON-serialisable; a ``CtxError`` becomes a tool error the agent can read. Built
+    from an ``Operation`` with a ``tool`` surface (``tools_of``)."""
 
     name: str
     description: str
@@ -31,16 +31,22 @@ class Tool:
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False
-    #: ``calls_model(app, arguments)``: whether this call asks a language model (it then counts
-    #: against limits.model_calls_per_minute too)
+    operation: Operation | None = None
+    #: transitional, for tools registered directly: whether a call asks a language model
     calls_model: Callable[[App, Any], bool] | None = None
 
     def limit_kinds(self, app: App, arguments: Any) -> tuple[str, ...]:
-        """The per-key rate limits a call counts against: reads or writes, and model calls."""
-        kinds: tuple[str, ...] = ("queries",) if self.read_only else ("writes",)
-        if self.calls_model is not None and self.calls_model(app, arguments):
-            kinds += ("model",)
-        return kinds
+        """The per-key rate limits a call counts against: its operation's kinds, and what these
+        arguments add (a model call for an answer)."""
+        op = self.operation
+        if op is None or op.tool is None:
+            kinds: tuple[str, ...] = ("queries",) if self.read_only else ("writes",)
+            if self.calls_model is not None and self.calls_model(app, arguments):
+                kinds += ("model",)
+            return kinds
+        # the operation's own charges read its input: they apply when the tool takes that input
+        ref = op.tool.charges or (op.charges if op.tool.input is None else None)
+        return op.limits + op.extra_limits(app, arguments, ref)
 
     def input_schema(self) -> dict[str, Any]:
         """The input model's JSON schema without pydantic's generated titles (tokens an agent
@@ -64,8 +70,36 @@ def _untitled(node: Any) -> Any:
     return out
 
 
+class _NoArguments(BaseModel):
+    """A tool without arguments still takes an (empty) object."""
+
+    model_config = {"extra": "forbid"}
+
+
+def tool_of(op: Operation) -> Tool:
+    """The MCP tool of an operation that offers one."""
+    surface = op.tool
+    assert surface is not None
+    model = surface.input or op.input or _NoArguments
+    return Tool(
+        name=surface.name,
+        description=surface.description,
+        input_model=model,
+        handler=resolve(surface.run or op.service),
+        read_only=not op.writes,
+        destructive=surface.destructive,
+        idempotent=surface.idempotent,
+        operation=op,
+    )
+
+
+def tools_of(operations: Iterable[Operation]) -> dict[str, Tool]:
+    """The tools of the operations that offer one, by tool name."""
+    return {op.tool.name: tool_of(op) for op in operations if op.tool is not None}
+
+
 def _check_tool(tool: Tool) -> str | None:
-    if not NAME_RE.match(tool.name):
+    if not TOOL_RE.match(tool.name):
         return f"invalid tool name {tool.name!r}"
     if not tool.description.strip() or not callable(tool.handler):
         return f"tool {tool.name!r} needs a description and a handler"
@@ -75,7 +109,8 @@ def _check_tool(tool: Tool) -> str | None:
 
 
 def registered_tools(host: PluginHost) -> dict[str, Tool]:
-    """Every tool plugins register, by name; malformed or duplicate ones stop start-up."""
+    """Tools plugins register directly (``register_mcp_tools``), by name; malformed or duplicate
+    ones stop start-up. Transitional: tools derive from operations (``tools_of``)."""
     return registered_objects(
         host, "register_mcp_tools", Tool, name=lambda t: t.name, what="tool", check=_check_tool
     )

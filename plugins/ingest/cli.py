@@ -13,13 +13,14 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ctx.core import ApiClient, RateColumn, ValidationError
+from ctx.core import ApiClient, ValidationError
 from ctx.plugins.ingest.doc_cli import BODY_LIMIT, ingest_files
 from ctx.plugins.ingest.documents import KINDS
 from ctx.plugins.ingest.prepare import payload
 from ctx.plugins.ingest.settings import CHUNK_CHARS, CHUNK_OVERLAP
 from ctx.plugins.ingest.upload import batches, send_all
 from ctx.plugins.ingest.vault import note_paths, read_note, vault_path
+from ctx.ui import RateColumn
 
 BODY_LIMIT_KEY = "server.ingest_body_limit"
 DEFAULTS = {CHUNK_CHARS: 4000, CHUNK_OVERLAP: 200, BODY_LIMIT_KEY: BODY_LIMIT}

@@ -156,7 +156,7 @@ class Fleet:
         log.parent.mkdir(parents=True, exist_ok=True)
         handle: IO[bytes] = log.open("wb")
         popen = subprocess.Popen(
-            [sys.executable, "-m", "ctx.core.cli", *args],
+            [sys.executable, "-m", "ctx.ui.cli", *args],
             env=env,
             stdout=handle,
             stderr=subprocess.STDOUT,

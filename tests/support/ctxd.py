@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-CLI = [sys.executable, "-m", "ctx.core.cli"]
+CLI = [sys.executable, "-m", "ctx.ui.cli"]
 
 
 def free_port() -> int:

@@ -168,7 +168,7 @@ def cli(fleet: Fleet, name: str, args: list[str], extra: dict[str, str]) -> Proc
     log.parent.mkdir(parents=True, exist_ok=True)
     handle: IO[bytes] = log.open("wb")
     popen = subprocess.Popen(
-        [sys.executable, "-m", "ctx.core.cli", *args],
+        [sys.executable, "-m", "ctx.ui.cli", *args],
         env={**fleet.env(name), **extra},
         stdout=handle,
         stderr=subprocess.STDOUT,

@@ -36,9 +36,9 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from starlette.routing import Mount
 
 from ctx.core import App, access, graph
-from ctx.core.cli import build_cli, run
 from ctx.core.runtime import drain
 from ctx.ui import create_app
+from ctx.ui.cli import build_cli, run
 
 TENANTS = ("acme", "globex")
 SCOPES = ("alpha", "beta")  # two scopes of acme, for the scope (not tenant) probes

@@ -48,9 +48,9 @@ from openai_server import OpenAIServer
 from web_kit import Browser
 
 from ctx.core import App
-from ctx.core.cli import run
 from ctx.core.guard import run_checks
 from ctx.ui import create_app
+from ctx.ui.cli import run
 
 HOME_MOVED = "home_moved"  # pre-tenant rule and globex's key now homed in acme: it writes there
 MISSING = str(uuid.UUID(int=0x4242))  # an id nobody has: the answer for it is "not found"

@@ -20,7 +20,6 @@ from ctx.ui.api import (
     guard,
     health,
     observe,
-    query,
     tenants,
     transfer,
 )
@@ -33,7 +32,6 @@ ROUTERS = (
     health.router,
     docs.router,
     blocks.router,
-    query.router,
     admin.router,
     admin.meta,
     backends.router,

@@ -16,6 +16,7 @@ from fastapi import Request
 
 from ctx.core import App, Principal
 from ctx.core.access import charge_limits
+from ctx.ui.api.marks import declared_limits
 
 READ = ("queries",)
 WRITE = ("writes",)
@@ -24,10 +25,6 @@ MODEL = ("model",)
 #: (method, route path) -> the limits a request counts against, where the method's default is
 #: wrong.
 ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("POST", "/api/search"): READ,
-    ("POST", "/api/query"): READ,  # + model when it asks for an answer
-    ("POST", "/api/query/stream"): READ,  # + model when it asks for an answer
-    ("POST", "/api/manage"): READ,  # + writes for delete, update, archive, unarchive
     ("POST", "/api/blob/fetch"): READ,
     ("POST", "/api/blob/search"): READ,
     ("POST", "/api/blob/manage"): READ,  # + writes for delete
@@ -46,6 +43,7 @@ ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
 
 
 def route_kinds(method: str, path: str) -> tuple[str, ...]:
+    """Transitional: the kinds of a route that declares none."""
     if method in ("GET", "HEAD", "OPTIONS"):
         return ROUTE_KINDS.get(("GET", path), READ)
     return ROUTE_KINDS.get((method, path), WRITE)
@@ -55,5 +53,8 @@ def charge_request(request: Request, app: App, who: Principal, conn: Any = None)
     """Count the request against its route's limits (HTTP 429 with Retry-After when over), in
     ``conn``'s transaction when given."""
     route = request.scope.get("route")
-    path = getattr(route, "path", None) or request.url.path
-    charge_limits(app, who, *route_kinds(request.method, path), conn=conn)
+    declared = declared_limits(getattr(route, "endpoint", None))
+    if declared is None:
+        path = getattr(route, "path", None) or request.url.path
+        declared = route_kinds(request.method, path)
+    charge_limits(app, who, *declared, conn=conn)

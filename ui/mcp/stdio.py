@@ -24,8 +24,8 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from ctx.core import App, CtxError, Principal, Unauthorized
-from ctx.core.cli import configured_url, current_app
 from ctx.core.runtime import Worker
+from ctx.ui.cli import configured_url, current_app
 from ctx.ui.mcp.server import build_server, new_server, principal_for
 
 NO_KEY = "no API key: set CTX_API_KEY (create one with `ctx keys create`)"

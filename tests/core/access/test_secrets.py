@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ctx.core import App, ConfigError, NotFound, ValidationError, access
-from ctx.core.cli import run
+from ctx.ui.cli import run
 
 VALUE = "sk-live-51HqZexampleSECRETvalue"
 

@@ -80,7 +80,7 @@ def _worker(database_url: str, tmp_path: Any) -> subprocess.Popen[str]:
         {"CTX_DATABASE_URL": database_url, "CTX_HOME": str(tmp_path), "CTX_LOAD_PLUGINS": ""}
     )
     return subprocess.Popen(
-        [sys.executable, "-m", "ctx.core.cli", "worker"],
+        [sys.executable, "-m", "ctx.ui.cli", "worker"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

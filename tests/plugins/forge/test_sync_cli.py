@@ -11,8 +11,8 @@ from sync_kit import SCOPE, TOKEN
 
 from ctx.core import App
 from ctx.core.access import set_secret
-from ctx.core.cli import run
 from ctx.core.runtime import drain
+from ctx.ui.cli import run
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from live import live_server
 from vault_kit import blocks, sample_vault, wikilinks, write
 
 from ctx.core import App
-from ctx.core.cli import run
+from ctx.ui.cli import run
 
 
 @pytest.fixture

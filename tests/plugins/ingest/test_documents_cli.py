@@ -9,8 +9,8 @@ from live import live_server
 from vault_kit import blocks, image_pdf, pdf_bytes, write
 
 from ctx.core import App
-from ctx.core.cli import run
 from ctx.plugins.ingest.doc_cli import check_file, max_file_bytes
+from ctx.ui.cli import run
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ from live import live_server
 from vault_kit import blocks, german_vault, nfd, wikilinks, write
 
 from ctx.core import App
-from ctx.core.cli import run
 from ctx.plugins.ingest.linking import Index, Row
 from ctx.plugins.ingest.notes import parse_note
 from ctx.plugins.ingest.vault import note_paths, read_note
+from ctx.ui.cli import run
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from live import live_server
 
 from ctx.core import App
-from ctx.core.cli import run
+from ctx.ui.cli import run
 
 
 @pytest.fixture

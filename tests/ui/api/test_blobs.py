@@ -13,8 +13,8 @@ import pytest
 from live import live_server
 
 from ctx.core import App
-from ctx.core.cli import run
 from ctx.core.runtime import set_setting
+from ctx.ui.cli import run
 
 
 def _h(token: str) -> dict[str, str]:

@@ -287,7 +287,7 @@ def test_ctx_governor_commands_against_a_live_server(
 
     from live import live_server
 
-    from ctx.core.cli.main import run
+    from ctx.ui.cli.root import run
 
     token = keys.make("alpha")
     with live_server(app) as url:

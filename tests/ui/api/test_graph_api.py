@@ -10,8 +10,8 @@ from backend_kit import add_backend
 from live import live_server
 
 from ctx.core import App, graph
-from ctx.core.cli.main import run
 from ctx.core.runtime import drain
+from ctx.ui.cli.root import run
 
 
 def _store(client: Any, headers: dict[str, str], title: str) -> str:

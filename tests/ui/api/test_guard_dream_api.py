@@ -11,8 +11,8 @@ from backend_kit import add_backend
 from live import live_server
 
 from ctx.core import App, graph
-from ctx.core.cli.main import run
 from ctx.core.runtime import drain
+from ctx.ui.cli.root import run
 
 BACKUP = "The nightly Postgres backup runs at 02:00 on db-2 and keeps 14 days of WAL archives."
 

@@ -10,7 +10,7 @@ import pytest
 from live import live_server
 
 from ctx.core import App
-from ctx.core.cli import run
+from ctx.ui.cli import run
 
 
 def test_an_operator_and_an_owner_run_their_tenants_from_the_cli(

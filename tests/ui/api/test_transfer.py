@@ -11,8 +11,8 @@ import pytest
 from live import live_server
 
 from ctx.core import App
-from ctx.core.cli import run
 from ctx.core.runtime import drain
+from ctx.ui.cli import run
 
 NOTES = [
     {"title": "Backup policy", "content": "Backups run nightly at 02:00 since 2026-03-01.",

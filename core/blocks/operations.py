@@ -1,0 +1,146 @@
+"""The block operations, each declared once: its REST route, MCP tool and commands derive from
+the declaration (``ctx.core.operations``). Only models are imported here; the services are named."""
+
+from __future__ import annotations
+
+from ctx.core.blocks.schemas import (
+    ManageRequest,
+    ManageResponse,
+    SearchRequest,
+    SearchResponse,
+    StoreRequest,
+    StoreResponse,
+)
+from ctx.core.blocks.tool_inputs import (
+    DeleteInput,
+    GetInput,
+    RecentInput,
+    StatsInput,
+    TimelineInput,
+)
+from ctx.core.blocks.tool_inputs import SearchInput as SearchArguments
+from ctx.core.blocks.tool_inputs import StoreInput as StoreArguments
+from ctx.core.operations import Operation, Rest, Tool
+
+TOOLS = "ctx.core.blocks.tools"
+BY_ID = {
+    404: "No such block (or setting, type, key) in the key's scopes.",
+    409: "Ambiguous id prefix, or the change collides with an existing block.",
+}
+
+STORE_BLOCK = Operation(
+    name="blocks.store",
+    summary="Create or update a block (upsert by scope + category + title) in the key's home "
+    "scope.",
+    service="ctx.core.blocks.write:store_block",
+    input=StoreRequest,
+    output=StoreResponse,
+    kind="write",
+    reach="home",
+    rest=Rest("POST", "/api/store", errors=BY_ID),
+    tool=Tool(
+        "store",
+        "Save knowledge worth keeping across sessions (a decision, a fact, a procedure, a "
+        "lesson) in your home scope. Upserts by category + title: the same pair again updates "
+        "the block. Answers with the block id and whether it was created or updated.",
+        input=StoreArguments,
+        run=f"{TOOLS}:run_store",
+        idempotent=True,
+    ),
+    cli=True,
+)
+
+SEARCH_BLOCKS = Operation(
+    name="blocks.search",
+    summary="Full-text search (English and German) over the key's read scopes; no model needed.",
+    service="ctx.core.blocks.search:search",
+    input=SearchRequest,
+    output=SearchResponse,
+    rest=Rest("POST", "/api/search", errors=BY_ID),
+    tool=Tool(
+        "search",
+        "Light full-text search (no model): blocks containing the words, with a highlighted "
+        "snippet. Good for exact names, identifiers and error messages.",
+        input=SearchArguments,
+        run=f"{TOOLS}:run_search",
+        idempotent=True,
+    ),
+    cli=True,
+)
+
+MANAGE_BLOCKS = Operation(
+    name="blocks.manage",
+    summary="By id (or a unique prefix): get, delete, update (with ``changes``), archive, "
+    "unarchive; and list, stats and categories of the key's read scopes (or one of them).",
+    service="ctx.core.blocks.manage_actions:manage",
+    input=ManageRequest,
+    output=ManageResponse,
+    charges="ctx.core.blocks.manage_actions:manage_charges",
+    rest=Rest("POST", "/api/manage", exclude_unset=True, errors=BY_ID),
+    cli=True,
+)
+
+GET_BLOCK = Operation(
+    name="blocks.get",
+    summary="One block in full by id or unique id prefix.",
+    service=f"{TOOLS}:run_get",
+    input=GetInput,
+    tool=Tool(
+        "get",
+        "One block in full (content, tags, dates) by id or unique id prefix.",
+        idempotent=True,
+    ),
+)
+
+RECENT_BLOCKS = Operation(
+    name="blocks.recent",
+    summary="The most recently written or changed blocks, newest first.",
+    service=f"{TOOLS}:run_recent",
+    input=RecentInput,
+    tool=Tool(
+        "recent",
+        "The most recently written or changed blocks, newest first (ids and titles).",
+    ),
+)
+
+DELETE_BLOCK = Operation(
+    name="blocks.delete",
+    summary="Delete a block of the key's home scope for good.",
+    service=f"{TOOLS}:run_delete",
+    input=DeleteInput,
+    kind="write",
+    reach="home",
+    tool=Tool(
+        "delete",
+        "Delete a block of your home scope for good (by id or unique prefix). Prefer storing a "
+        "corrected version under the same category and title.",
+        destructive=True,
+        idempotent=True,
+    ),
+)
+
+BLOCK_TIMELINE = Operation(
+    name="blocks.timeline",
+    summary="Blocks of a time window, newest first.",
+    service=f"{TOOLS}:run_timeline",
+    input=TimelineInput,
+    tool=Tool(
+        "timeline",
+        "Blocks of a time window, newest first: their own date or a date they mention falls in "
+        "the window. Give a time expression ('last week', 'im März') or start and end dates.",
+        idempotent=True,
+    ),
+)
+
+BLOCK_STATS = Operation(
+    name="blocks.stats",
+    summary="Block counts by scope and type, and the categories in use.",
+    service=f"{TOOLS}:run_stats",
+    input=StatsInput,
+    tool=Tool(
+        "stats",
+        "What the store holds for you: block counts by scope and type, and the categories in "
+        "use (reuse them when storing).",
+        idempotent=True,
+    ),
+)

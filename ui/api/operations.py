@@ -1,0 +1,245 @@
+"""REST routes derived from the operations' declarations (``ctx.core.operations``).
+
+Each operation with a ``rest`` surface becomes a route: its access (a key, an admin key, none) is
+a route dependency, its kinds are what the request counts against (``charge_request`` finds the
+operation on the route), its input is assembled from the path, the query string or the JSON body,
+and its summary, description, errors and answer model make its OpenAPI entry. The answer is the
+service's return value as JSON, or a stream of server-sent events, JSON lines or bytes, as the
+declaration says. An operation that needs what a declaration cannot say (a multipart upload, a
+signed webhook) names an endpoint written by hand; the route around it is derived all the same.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from typing import Annotated, Any
+
+import pydantic
+from fastapi import APIRouter, Depends, Path, Query
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import StreamingResponse
+
+from ctx.core import App, Principal, ValidationError
+from ctx.core.access import charge_limits
+from ctx.core.operations import Download, Operation, resolve
+from ctx.core.validation import error_message
+from ctx.ui.api.deps import get_admin, get_app, get_principal
+from ctx.ui.api.errors import ERROR_RESPONSES, error_response
+from ctx.ui.api.marks import mark_operation
+
+log = logging.getLogger("ctx.api")
+
+PUBLIC_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: ERROR_RESPONSES[code] for code in (413, 415, 422, 503, 507)
+}
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+ANSWER_CONTENT = {
+    "events": ("text/event-stream", "Server-sent events."),
+    "lines": ("application/x-ndjson", "JSON lines."),
+    "bytes": ("application/octet-stream", "The bytes."),
+}
+KW = inspect.Parameter.KEYWORD_ONLY
+
+
+def operations_router(operations: Iterable[Operation]) -> APIRouter:
+    """One router with the routes of every operation that has a REST surface."""
+    router = APIRouter()
+    for op in operations:
+        if op.rest is not None:
+            add_route(router, op)
+    return router
+
+
+def _access_dependency(op: Operation) -> Callable[..., Principal] | None:
+    if op.access == "admin":
+        return get_admin
+    return get_principal if op.access == "key" else None
+
+
+def _responses(op: Operation) -> dict[int | str, dict[str, Any]]:
+    rest = op.rest
+    assert rest is not None
+    out = dict(ERROR_RESPONSES if op.access != "public" else PUBLIC_RESPONSES)
+    out.update({code: error_response(text) for code, text in rest.errors.items()})
+    if rest.answer in ANSWER_CONTENT:
+        media, text = ANSWER_CONTENT[rest.answer]
+        out[rest.status] = {"content": {media: {}}, "description": text}
+    return out
+
+
+def add_route(router: APIRouter, op: Operation) -> None:
+    rest = op.rest
+    assert rest is not None
+    endpoint = resolve(rest.endpoint) if rest.endpoint else derived_endpoint(op)
+    mark_operation(endpoint, op)
+    access = _access_dependency(op)
+    streams = {"response_class": StreamingResponse} if rest.answer != "json" else {}
+    for number, path in enumerate((rest.path, *rest.also)):
+        router.add_api_route(
+            path,
+            endpoint,
+            methods=[rest.method],
+            name=op.name if number == 0 else f"{op.name}@{path}",
+            operation_id=_identifier(op.name) + (f"_{number}" if number else ""),
+            summary=op.summary,
+            description=op.details,
+            tags=list(rest.tags or (op.name.split(".")[0],)),
+            status_code=rest.status,
+            response_model=op.output if rest.answer == "json" and not rest.endpoint else None,
+            response_model_exclude_unset=rest.exclude_unset,
+            **streams,  # type: ignore[arg-type]
+            responses=_responses(op),
+            dependencies=[Depends(access)] if access is not None else None,
+        )
+
+
+def _identifier(name: str) -> str:
+    return name.replace(".", "_").replace("-", "_")
+
+
+def _carrier(op: Operation) -> type[pydantic.BaseModel] | None:
+    """The model of what the query string or the body carries: the declared body, the input
+    itself, or the input without its path fields."""
+    rest = op.rest
+    assert rest is not None
+    if op.input is None:
+        return None
+    if rest.body is not None:
+        return rest.body
+    path = set(rest.path_params)
+    if not path:
+        return op.input
+    fields = {n: (f.annotation, f) for n, f in op.input.model_fields.items() if n not in path}
+    if not fields:
+        return None
+    return pydantic.create_model(  # type: ignore[call-overload]
+        f"{op.input.__name__}Fields", __config__=op.input.model_config, **fields
+    )
+
+
+def _parameters(op: Operation) -> list[inspect.Parameter]:
+    rest = op.rest
+    assert rest is not None
+    params = [inspect.Parameter("app", KW, annotation=Annotated[App, Depends(get_app)])]
+    access = _access_dependency(op)
+    if access is not None:
+        params.append(
+            inspect.Parameter("who", KW, annotation=Annotated[Principal, Depends(access)])
+        )
+    fields = op.input.model_fields if op.input is not None else {}
+    for name in rest.path_params:
+        kind: Any = fields[name].annotation
+        params.append(inspect.Parameter(name, KW, annotation=Annotated[kind, Path()]))
+    carrier = _carrier(op)
+    if carrier is not None:
+        if rest.reads_query:
+            params.append(inspect.Parameter("carried", KW, annotation=Annotated[carrier, Query()]))
+        elif rest.optional_body:
+            params.append(inspect.Parameter("carried", KW, annotation=carrier | None, default=None))
+        else:
+            params.append(inspect.Parameter("carried", KW, annotation=carrier))
+    return params
+
+
+def derived_endpoint(op: Operation) -> Callable[..., Any]:
+    """The endpoint of an operation answered by its service: the caller, the input assembled
+    from the request, what this call adds to the charge, the service's answer."""
+    rest = op.rest
+    assert rest is not None
+    service = op.service_function()
+    answer = _ANSWERS[rest.answer]
+
+    def endpoint(**kwargs: Any) -> Any:
+        app: App = kwargs["app"]
+        who: Principal | None = kwargs.get("who")
+        value = assemble(op, kwargs.get("carried"), {n: kwargs[n] for n in rest.path_params})
+        extra = op.extra_limits(app, value, op.charges)
+        if extra and who is not None:
+            charge_limits(app, who, *extra)
+        return answer(service(app, who, value))
+
+    endpoint.__signature__ = inspect.Signature(_parameters(op))  # type: ignore[attr-defined]
+    endpoint.__name__ = _identifier(op.name)
+    endpoint.__doc__ = op.details
+    return endpoint
+
+
+def assemble(op: Operation, carried: pydantic.BaseModel | None, path: dict[str, Any]) -> Any:
+    """The operation's input from what the request carried and its path parameters; a problem
+    is a 422 naming the field (``number: must be at least 1``)."""
+    if op.input is None:
+        return None
+    if not path and isinstance(carried, op.input):
+        return carried
+    data = {} if carried is None else carried.model_dump(by_alias=True, exclude_unset=True)
+    try:
+        return op.input.model_validate({**data, **path})
+    except pydantic.ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())) or "body"
+        raise ValidationError(f"{where}: {error_message(dict(err))}", field=where) from None
+
+
+# -- answers ----------------------------------------------------------------------------------------
+
+
+def _json(value: Any) -> Any:
+    return value
+
+
+def sse(name: str, data: Any) -> str:
+    """One server-sent event."""
+    payload = json.dumps(jsonable_encoder(data), ensure_ascii=False, separators=(",", ":"))
+    return f"event: {name}\ndata: {payload}\n\n"
+
+
+def _events(events: Iterator[tuple[str, Any]]) -> StreamingResponse:
+    """Server-sent events; the first is taken before the status line goes out, so bad input
+    and scope errors still answer 4xx; a failure after it is an ``error`` event, never a
+    traceback."""
+    first = next(events)
+
+    def body() -> Iterator[str]:
+        try:
+            yield sse(*first)
+            for name, data in events:
+                yield sse(name, data)
+        except Exception:
+            log.exception("event stream failed")
+            yield sse("error", {"message": "internal error while answering; see the server log"})
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                close()
+
+    return StreamingResponse(body(), media_type="text/event-stream", headers=STREAM_HEADERS)
+
+
+def _lines(records: Iterator[Any]) -> StreamingResponse:
+    """JSON lines of records that are JSON already; the first is taken before the status line
+    goes out (a refused scope is a 4xx, not a broken stream)."""
+    first = next(records)
+
+    def body() -> Iterator[str]:
+        yield json.dumps(first, ensure_ascii=False) + "\n"
+        for record in records:
+            yield json.dumps(record, ensure_ascii=False) + "\n"
+
+    return StreamingResponse(body(), media_type="application/x-ndjson")
+
+
+def _bytes(download: Download) -> StreamingResponse:
+    return StreamingResponse(
+        download.chunks, media_type=download.media_type, headers=dict(download.headers)
+    )
+
+
+_ANSWERS: dict[str, Callable[[Any], Any]] = {
+    "json": _json,
+    "events": _events,
+    "lines": _lines,
+    "bytes": _bytes,
+}
