@@ -27,11 +27,12 @@ if TYPE_CHECKING:
     from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
     from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
     from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
-    from ctx.core.llm.openai_wire import TIMEOUT_PARAM, ChatResult, Limits, OpenAIClient
+    from ctx.core.llm.completions import ChatResult, ToolCall
+    from ctx.core.llm.openai_wire import TIMEOUT_PARAM, Limits, OpenAIClient
     from ctx.core.llm.pool import BackendPool
     from ctx.core.llm.probe import probe_backend
     from ctx.core.llm.prompts import prompt_versions, render_prompt
-    from ctx.core.llm.toolchat import ToolCall, ToolChat, ToolRound
+    from ctx.core.llm.toolchat import ToolChat, ToolRound
 
 __all__ = [
     "ROLES",

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctx.core.llm.backends import Backend
 from ctx.core.llm.calllog import CallRecord, record_call
+from ctx.core.llm.completions import ChatResult
 from ctx.core.llm.errors import ModelError, ModelTimeout, NoBackend
 from ctx.core.llm.gate import Piece, admit
-from ctx.core.llm.openai_wire import ChatResult
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -100,7 +100,7 @@ def attempts(
         raise NoBackend(role, "; ".join(passed))
 
 
-def _log(
+def log_attempt(
     app: App,
     role: str,
     a: Attempt,
@@ -111,6 +111,9 @@ def _log(
     result: ChatResult | None = None,
     request: Any = None,
 ) -> float:
+    """Write attempt ``a``'s row in the call log (``operation``: chat, stream, rerank, embed),
+    with its ``error`` or its ``result``; ``request`` is kept only with ``llm.log_content``.
+    The latency since ``started`` (``time.perf_counter()``), in ms."""
     latency = (time.perf_counter() - started) * 1000
     record_call(
         app,
@@ -143,14 +146,19 @@ def _error_text(app: App, error: ModelError | None) -> str | None:
     return error.message
 
 
-def _failed(app: App, a: Attempt, role: str, exc: ModelError, failures: list[ModelError]) -> None:
+def note_failure(
+    app: App, a: Attempt, role: str, exc: ModelError, failures: list[ModelError]
+) -> None:
+    """Attempt ``a`` failed with ``exc``: its backend cools down (unless only this request was
+    refused) and ``exc`` joins ``failures`` for ``chain_failure``."""
     if exc.cools:
         app.backends.failed(a.backend.name, exc.message, role)
     failures.append(exc)
 
 
-def _merged(params: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-    # the row's params win: an operator who pins temperature means it
+def merged_params(params: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A backend row's model ``params`` over a caller's ``overrides``: the row's win (an
+    operator who pins temperature means it)."""
     return {**(overrides or {}), **params}
 
 
@@ -166,7 +174,9 @@ class ChainTimedOut(ChainFailed):
     outcome = "timeout"
 
 
-def _exhausted(role: str, failures: list[ModelError], passed: list[str]) -> ModelError:
+def chain_failure(role: str, failures: list[ModelError], passed: list[str]) -> ModelError:
+    """The error to raise when ``role``'s chain ran out: every failure and every backend passed
+    over, in one message; a ``ChainTimedOut`` (504) when every failure was a timeout."""
     said = "; ".join([f.message for f in failures] + passed)
     timed_out = bool(failures) and all(isinstance(f, ModelTimeout) for f in failures)
     return (ChainTimedOut if timed_out else ChainFailed)(f"{role}: every backend failed: {said}")
@@ -200,10 +210,10 @@ def _first_answer(
             try:
                 value, result = send(a, logged)
             except ModelError as exc:
-                _log(app, role, a, operation, started, error=exc, request=logged)
-                _failed(app, a, role, exc, failures)
+                log_attempt(app, role, a, operation, started, error=exc, request=logged)
+                note_failure(app, a, role, exc, failures)
                 continue
-            latency = _log(app, role, a, operation, started, result=result, request=logged)
+            latency = log_attempt(app, role, a, operation, started, result=result, request=logged)
             app.backends.succeeded(a.backend.name, role)
             text, model = (result.text, result.model or a.model) if result else ("", a.model)
             return value, Reply(text, role, a.backend.name, model, a.withheld, a.admitted,
@@ -211,7 +221,7 @@ def _first_answer(
     except NoBackend:
         if not failures:
             raise
-    raise _exhausted(role, failures, passed)
+    raise chain_failure(role, failures, passed)
 
 
 def chat(
@@ -228,7 +238,7 @@ def chat(
     may see every piece of ``required`` are tried."""
 
     def send(a: Attempt, messages: Messages) -> tuple[None, ChatResult]:
-        return None, a.client.chat(a.model, messages, _merged(a.params, params))
+        return None, a.client.chat(a.model, messages, merged_params(a.params, params))
 
     return _first_answer(
         app, role, "chat", pieces, need, send, lambda a: build(a.admitted), required
@@ -254,9 +264,11 @@ def stream(
             started = time.perf_counter()
             sent = False
             try:
-                for item in a.client.stream_chat(a.model, messages, _merged(a.params, params)):
+                for item in a.client.stream_chat(
+                    a.model, messages, merged_params(a.params, params)
+                ):
                     if isinstance(item, ChatResult):
-                        latency = _log(app, role, a, "stream", started, result=item,
+                        latency = log_attempt(app, role, a, "stream", started, result=item,
                                        request=messages)  # fmt: skip
                         app.backends.succeeded(a.backend.name, role)
                         yield Reply(item.text, role, a.backend.name, item.model or a.model,
@@ -265,15 +277,15 @@ def stream(
                     sent = True
                     yield item
             except ModelError as exc:
-                _log(app, role, a, "stream", started, error=exc, request=messages)
-                _failed(app, a, role, exc, failures)
+                log_attempt(app, role, a, "stream", started, error=exc, request=messages)
+                note_failure(app, a, role, exc, failures)
                 if sent:
                     raise
                 continue
     except NoBackend:
         if not failures:
             raise
-    raise _exhausted(role, failures, passed)
+    raise chain_failure(role, failures, passed)
 
 
 def rerank(
@@ -284,7 +296,7 @@ def rerank(
 
     def send(a: Attempt, _: None) -> tuple[list[float | None], None]:
         docs = [str(p.value) for p in a.admitted]
-        scores = a.client.rerank(a.model, query, docs, _merged(a.params, params))
+        scores = a.client.rerank(a.model, query, docs, merged_params(a.params, params))
         by_piece = {id(p): s for p, s in zip(a.admitted, scores, strict=True)}
         return [by_piece.get(id(p)) for p in pieces], None
 

@@ -1,7 +1,8 @@
 """The OpenAI wire protocol, spoken to llama.cpp, vLLM, Ollama and OpenAI-compatible clouds.
 
-``/v1/chat/completions`` (whole answers and SSE streams), ``/v1/embeddings`` and the Cohere/Jina
-``/v1/rerank``. Every request goes through one pooled ``httpx.Client`` owned by the backend pool,
+``/v1/chat/completions`` (whole answers and SSE streams, with or without tools: one payload
+builder, one answer parser and one stream reader for all four), ``/v1/embeddings`` and the
+Cohere/Jina ``/v1/rerank``. Every request goes through one pooled ``httpx.Client`` owned by the backend pool,
 with its timeouts from the settings; every answer is checked against the wire format before it is
 used. A stream that breaks off, sends garbage or never ends is an error with a clear message
 (``InvalidResponse``, ``ModelTimeout``), never a hang.
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from ctx.core.llm.completions import ChatResult, StreamedAnswer, whole_answer
 from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout
 from ctx.core.llm.sse import sse_events
 
@@ -28,6 +30,7 @@ RESERVED = frozenset({"model", "messages", "stream", "input", "query", "document
 #: HTTP statuses that refuse this one request (too long, malformed for this model), not the
 #: backend: the chain moves on without a cooldown.
 REQUEST_REFUSED = frozenset({400, 413, 422})
+CHAT_PATH = "/v1/chat/completions"
 MAX_LINE = 1 << 20
 
 
@@ -40,15 +43,6 @@ class Limits:
     read: float = 120.0
     total: float = 300.0
     max_chars: int = 200_000
-
-
-@dataclass
-class ChatResult:
-    text: str
-    model: str
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    finish_reason: str | None = None
 
 
 def endpoint(base_url: str, path: str) -> str:
@@ -167,10 +161,17 @@ class OpenAIClient:
     # -- chat ------------------------------------------------------------------------------------
 
     def _chat_payload(
-        self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, Any]],
+        params: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]] = (),
     ) -> dict[str, Any]:
         extra = {k: v for k, v in params.items() if k not in RESERVED}
-        return {"model": model, "messages": list(messages), **extra}
+        payload: dict[str, Any] = {"model": model, "messages": list(messages), **extra}
+        if tools:
+            payload["tools"] = list(tools)
+        return payload
 
     def _limits_for(self, params: Mapping[str, Any]) -> Limits:
         wanted = params.get(TIMEOUT_PARAM)
@@ -183,70 +184,57 @@ class OpenAIClient:
         self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
     ) -> ChatResult:
         body = self._post_json(
-            "/v1/chat/completions",
-            self._chat_payload(model, messages, params),
-            self._limits_for(params),
+            CHAT_PATH, self._chat_payload(model, messages, params), self._limits_for(params)
         )
-        try:
-            choice = body["choices"][0]
-            text = choice["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            raise InvalidResponse(
-                f"{self.name} sent a chat answer without choices[0].message.content"
-            ) from None
-        if not isinstance(text, str):
-            raise InvalidResponse(f"{self.name} sent a chat answer whose content is not text")
-        if len(text) > self.limits.max_chars:
-            raise InvalidResponse(f"{self.name} sent an answer over {self.limits.max_chars} chars")
-        usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
-        return ChatResult(
-            text=text,
-            model=str(body.get("model") or model),
-            prompt_tokens=_int(usage.get("prompt_tokens")),
-            completion_tokens=_int(usage.get("completion_tokens")),
-            finish_reason=choice.get("finish_reason"),
-        )
+        return whole_answer(body, model, self.name, self.limits.max_chars, tools=False)
+
+    def tool_chat(
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, Any]],
+        params: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]],
+    ) -> ChatResult:
+        """One whole answer to a request that offers ``tools`` (OpenAI function specs, perhaps
+        none): a ``ToolChatResult`` with text, tool calls, or both."""
+        body = self._post_json(CHAT_PATH, self._chat_payload(model, messages, params, tools))
+        return whole_answer(body, model, self.name, self.limits.max_chars, tools=True)
 
     def stream_chat(
         self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
     ) -> Iterator[str | ChatResult]:
         """The answer's text pieces as they arrive, then one ``ChatResult`` with the whole."""
-        payload = self._chat_payload(model, messages, params)
+        return self._stream(model, self._chat_payload(model, messages, params), tools=False)
+
+    def stream_tool_chat(
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, Any]],
+        params: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]],
+    ) -> Iterator[str | ChatResult]:
+        """As ``tool_chat``, streamed: the text pieces as they arrive, then one
+        ``ToolChatResult`` with the whole text and the tool calls the deltas put together."""
+        return self._stream(model, self._chat_payload(model, messages, params, tools), tools=True)
+
+    def _stream(
+        self, model: str, payload: dict[str, Any], *, tools: bool
+    ) -> Iterator[str | ChatResult]:
+        """The one reader of chat-completion streams: the text pieces as they arrive, then the
+        whole answer. The total deadline, the stall timeout and the line cap are ``_lines``'s;
+        what the chunks say is ``StreamedAnswer``'s. A stream that ends without a finish reason
+        or ``[DONE]`` was cut short."""
         payload.update(stream=True, stream_options={"include_usage": True})
         deadline = time.monotonic() + self.limits.total
-        pieces: list[str] = []
-        size = 0
-        finish: str | None = None
-        usage: dict[str, Any] = {}
+        answer = StreamedAnswer(self.name, self.limits.max_chars, tools=tools)
         done = False
-        with self._open("/v1/chat/completions", payload) as response:
+        with self._open(CHAT_PATH, payload) as response:
             try:
                 for data in sse_events(self._lines(response, deadline)):
                     if data.strip() == "[DONE]":
                         done = True
                         break
-                    event = _event(data, self.name)
-                    if isinstance(event.get("usage"), dict):
-                        usage = event["usage"]
-                    choices = event.get("choices") or []
-                    if not isinstance(choices, list):
-                        raise InvalidResponse(f"{self.name} sent a malformed stream chunk")
-                    for choice in choices:
-                        if not isinstance(choice, dict):
-                            raise InvalidResponse(f"{self.name} sent a malformed stream chunk")
-                        delta = choice.get("delta") or {}
-                        content = delta.get("content") if isinstance(delta, dict) else None
-                        if isinstance(content, str) and content:
-                            size += len(content)
-                            if size > self.limits.max_chars:
-                                raise InvalidResponse(
-                                    f"{self.name}'s stream ran past {self.limits.max_chars} "
-                                    "characters; stopped"
-                                )
-                            pieces.append(content)
-                            yield content
-                        if choice.get("finish_reason"):
-                            finish = str(choice["finish_reason"])
+                    yield from answer.add(data)
             except httpx.TimeoutException:
                 raise ModelTimeout(
                     f"{self.name}'s stream stalled: nothing for {self.limits.read:g} s "
@@ -254,20 +242,15 @@ class OpenAIClient:
                 ) from None
             except httpx.HTTPError as exc:
                 raise InvalidResponse(
-                    f"{self.name}'s stream broke off ({type(exc).__name__}) after {size} characters"
+                    f"{self.name}'s stream broke off ({type(exc).__name__}) after "
+                    f"{answer.size} characters"
                 ) from None
-        if not done and finish is None:
+        if not done and answer.finish is None:
             raise InvalidResponse(
                 f"{self.name}'s stream ended before the answer was complete (no finish_reason, "
-                f"no [DONE]) after {size} characters"
+                f"no [DONE]) after {answer.size} characters"
             )
-        yield ChatResult(
-            text="".join(pieces),
-            model=model,
-            prompt_tokens=_int(usage.get("prompt_tokens")),
-            completion_tokens=_int(usage.get("completion_tokens")),
-            finish_reason=finish,
-        )
+        yield answer.result(model)
 
     def _lines(self, response: httpx.Response, deadline: float) -> Iterator[str]:
         """The stream's lines, each checked against the total deadline (keep-alive comments and
@@ -371,23 +354,3 @@ class OpenAIClient:
             raise InvalidResponse(
                 f"{self.name} answered /v1/models with something not JSON"
             ) from None
-
-
-def _event(data: str, name: str) -> dict[str, Any]:
-    try:
-        event = json.loads(data)
-    except ValueError:
-        raise InvalidResponse(
-            f"{name} sent a stream event that is not JSON: {data[:80]!r}"
-        ) from None
-    if not isinstance(event, dict):
-        raise InvalidResponse(f"{name} sent a stream event that is not an object")
-    if "error" in event:
-        error = event["error"]
-        message = error.get("message") if isinstance(error, dict) else error
-        raise ModelError(f"{name} reported an error in its stream", detail=str(message)[:300])
-    return event
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
