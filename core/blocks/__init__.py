@@ -50,9 +50,11 @@ from ctx.core.blocks.schemas import (
 from ctx.core.blocks.search import search_blocks
 from ctx.core.blocks.transfer import export_records, import_records
 from ctx.core.blocks.types import (
+    CONTEXTS,
     RETRIEVAL_POLICIES,
     SENSITIVITIES,
     TYPE_COLUMNS,
+    TYPE_REACH,
     BlockTypeSpec,
     get_type,
     load_types,
@@ -74,10 +76,12 @@ from ctx.core.blocks.write import (
 
 __all__ = [
     "BLOCK_COLUMNS",
+    "CONTEXTS",
     "MAX_TAGS",
     "RETRIEVAL_POLICIES",
     "SENSITIVITIES",
     "TYPE_COLUMNS",
+    "TYPE_REACH",
     "AlsoInTransaction",
     "BlockChanges",
     "BlockListItem",
