@@ -67,9 +67,11 @@ if TYPE_CHECKING:
     from ctx.core.blocks.tools import iso_time, listed, snippet
     from ctx.core.blocks.transfer import export_records, import_records
     from ctx.core.blocks.types import (
+        CONTEXTS,
         RETRIEVAL_POLICIES,
         SENSITIVITIES,
         TYPE_COLUMNS,
+        TYPE_REACH,
         BlockTypeSpec,
         get_type,
         load_types,
@@ -93,6 +95,7 @@ __all__ = [
     "BLOCK_COLUMNS",
     "BLOCK_STATS",
     "BLOCK_TIMELINE",
+    "CONTEXTS",
     "DELETE_BLOCK",
     "GET_BLOCK",
     "MANAGE_BLOCKS",
@@ -103,6 +106,7 @@ __all__ = [
     "SENSITIVITIES",
     "STORE_BLOCK",
     "TYPE_COLUMNS",
+    "TYPE_REACH",
     "AlsoInTransaction",
     "BlockChanges",
     "BlockListItem",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from ctx.core.access import Principal
-from ctx.core.blocks.read import resolve_id, row_out
+from ctx.core.blocks.read import LISTED, resolve_id, row_out
 from ctx.core.errors import ValidationError
 from ctx.core.validation import Strict
 
@@ -30,7 +30,6 @@ LIST_COLUMNS = (
     "id, scope, category, title, block_type, tags, sensitivity, is_archived, guard_status, "
     "length(content) AS content_length, created_at, updated_at"
 )
-PRIVATE_TYPES = "SELECT name FROM context_block_types WHERE retrieval_policy = 'private'"
 
 
 class BrowseRequest(Strict):
@@ -71,7 +70,7 @@ def _filters(who: Principal, req: BrowseRequest) -> tuple[str, dict[str, Any]]:
     sql = (
         "scope = ANY(%(scopes)s) AND is_archived = %(archived)s "
         "AND (%(category)s::text IS NULL OR category = %(category)s) "
-        f"AND (category = %(category)s OR block_type NOT IN ({PRIVATE_TYPES})) "
+        f"AND {LISTED} "
         "AND (%(type)s::text IS NULL OR block_type = %(type)s) "
         "AND (%(tag)s::text IS NULL OR tags @> ARRAY[%(tag)s::text])"
     )
@@ -128,11 +127,9 @@ def block_facets(app: App, who: Principal, *, archived: bool = False) -> dict[st
     ``{scopes, categories, types, tags}``, each a list of ``{value, n}`` (every readable scope,
     even an empty one; the most used tags). Private types' blocks are not counted."""
     scopes = list(who.read_scopes)
-    where = (
-        "scope = ANY(%(scopes)s) AND is_archived = %(archived)s "
-        f"AND block_type NOT IN ({PRIVATE_TYPES})"
-    )
-    params = {"scopes": scopes, "archived": archived, "tags": MAX_TAG_FACETS}
+    where = f"scope = ANY(%(scopes)s) AND is_archived = %(archived)s AND {LISTED}"
+    # no category named: a type listed only in its category is not counted
+    params = {"scopes": scopes, "archived": archived, "category": None, "tags": MAX_TAG_FACETS}
     with app.connection() as conn:
         grouped = conn.execute(
             "SELECT scope, category, block_type, count(*) AS n FROM context_blocks "

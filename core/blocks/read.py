@@ -22,6 +22,15 @@ BLOCK_COLUMNS = (
     "guard_status, content_hash, occurred_at, created_at, updated_at"
 )
 ID_PREFIX_RE = re.compile(r"^[0-9a-f-]{4,36}$")
+#: Which blocks listings, facets and the light search show, by their type's reach
+#: (context_type_reach.listing): none of a type never listed, and of a type listed only in its
+#: category (a governed thread's events) only when the request names that category as
+#: ``%(category)s`` (NULL: it names none).
+LISTED = (
+    "block_type NOT IN (SELECT name FROM context_type_reach WHERE listing = 'none') "
+    "AND (category = %(category)s "
+    "OR block_type NOT IN (SELECT name FROM context_type_reach WHERE listing = 'category'))"
+)
 
 
 def row_out(row: dict[str, Any]) -> dict[str, Any]:
@@ -105,11 +114,15 @@ def list_blocks(
         rows = conn.execute(
             "SELECT id, scope, category, title, block_type, tags, sensitivity, is_archived, "
             "guard_status, length(content) AS content_length, created_at, updated_at "
-            "FROM context_blocks WHERE scope = ANY(%s) AND (%s::text IS NULL OR category = %s) "
-            "AND (category = %s OR block_type NOT IN (SELECT name FROM context_block_types "
-            "WHERE retrieval_policy = 'private')) "
-            "ORDER BY updated_at DESC, id LIMIT %s OFFSET %s",
-            (_scopes(who, scope), category, category, category, limit, offset),
+            "FROM context_blocks WHERE scope = ANY(%(scopes)s) "
+            f"AND (%(category)s::text IS NULL OR category = %(category)s) AND {LISTED} "
+            "ORDER BY updated_at DESC, id LIMIT %(limit)s OFFSET %(offset)s",
+            {
+                "scopes": _scopes(who, scope),
+                "category": category,
+                "limit": limit,
+                "offset": offset,
+            },
         ).fetchall()
     return [row_out(r) for r in rows]
 

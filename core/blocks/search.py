@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.access import Principal
-from ctx.core.blocks.read import row_out
+from ctx.core.blocks.read import LISTED, row_out
 from ctx.core.blocks.schemas import SearchRequest
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
     limit = req.limit or int(app.settings["search.default_limit"])
     with app.connection() as conn:
         rows = conn.execute(
-            """
+            f"""
             WITH q AS (SELECT websearch_to_tsquery('english', %(q)s) AS en,
                               websearch_to_tsquery('german', %(q)s) AS de)
             SELECT b.id, b.title, b.category, b.scope, b.block_type, b.tags, b.updated_at,
@@ -35,8 +35,7 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
                     OR b.id IN (SELECT unnest(ctx_granted_blocks(%(tenant)s::uuid))))
                AND NOT b.is_archived
                AND (%(category)s::text IS NULL OR b.category = %(category)s)
-               AND (b.category = %(category)s OR b.block_type NOT IN (
-                    SELECT name FROM context_block_types WHERE retrieval_policy = 'private'))
+               AND {LISTED}
                AND b.tags @> %(tags)s
              ORDER BY score DESC, b.updated_at DESC
              LIMIT %(limit)s

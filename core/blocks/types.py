@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 
@@ -18,7 +18,34 @@ from ctx.core.runtime import PluginHost, unique_by_name
 from ctx.core.validation import check_input
 
 SENSITIVITIES = ("public", "internal", "personal", "credentials")
-RETRIEVAL_POLICIES = ("normal", "damped", "excluded", "private")
+Context = Literal["query", "listing", "graph", "digest", "vectors"]
+Reach = Literal["all", "category", "none"]
+CONTEXTS: tuple[Context, ...] = ("query", "listing", "graph", "digest", "vectors")
+#: Where the blocks of a type are seen, by its retrieval policy and the context:
+#:   all       wherever the request's other filters let them in;
+#:   category  only where the request names the block's category (a governed thread's records
+#:             reach only its own desk); a context that names no category never sees them;
+#:   none      never.
+#: The contexts: ``query`` the fused query (ctx_rrf); ``listing`` listings, facets and the light
+#: search; ``graph`` the neighbours the graph stage pulls into a query; ``digest`` the daily
+#: digest's sources; ``vectors`` the blocks the context vectors blend and the neighbours stage
+#: pairs. The factor a query applies is ``BlockTypeSpec.effective_factor``.
+#:
+#: This is the rule for code that decides in Python (``BlockTypeSpec.seen_in``); SQL reads its twin,
+#: the view ``context_type_reach`` (migrations/functions/context_type_reach.sql).
+#: tests/core/blocks/test_type_reach.py keeps the two equal and fails when the policy is read
+#: anywhere else.
+_REACH: dict[str, tuple[Reach, ...]] = {
+    #            query       listing     graph       digest  vectors
+    "normal":   ("all",      "all",      "all",      "all",  "all"),
+    "damped":   ("all",      "all",      "all",      "all",  "all"),
+    "excluded": ("none",     "all",      "none",     "none", "none"),
+    "private":  ("category", "category", "category", "all",  "all"),
+}  # fmt: skip
+TYPE_REACH: dict[str, dict[Context, Reach]] = {
+    policy: dict(zip(CONTEXTS, reach, strict=True)) for policy, reach in _REACH.items()
+}
+RETRIEVAL_POLICIES = tuple(TYPE_REACH)
 MAX_CONTENT_CHARS = 900_000  # what any request may carry (ctx.core.blocks.schemas.Content)
 
 
@@ -70,14 +97,21 @@ class BlockTypeSpec:
         if problems:
             raise ValidationError(f"block type {self.name!r}: " + "; ".join(problems))
 
+    def seen_in(
+        self, context: Context, category: str | None = None, named: str | None = None
+    ) -> bool:
+        """Whether ``context`` sees a block of this type in ``category`` when the request names
+        the category ``named`` (None: it names none); see ``TYPE_REACH``."""
+        reach = TYPE_REACH[self.retrieval_policy][context]
+        return reach == "all" or (reach == "category" and named is not None and category == named)
+
     @property
     def effective_factor(self) -> float:
-        """The multiplier retrieval applies: 0 when excluded, 1 when normal."""
-        if self.retrieval_policy == "excluded":
-            return 0.0
-        if self.retrieval_policy in ("normal", "private"):
-            return 1.0
-        return float(self.retrieval_factor)
+        """The multiplier a query applies to the block's score (``context_type_reach.factor``):
+        the factor when damped, 0 when excluded (never seen), else 1."""
+        if self.retrieval_policy == "damped":
+            return float(self.retrieval_factor)
+        return 0.0 if self.retrieval_policy == "excluded" else 1.0
 
 
 TYPE_COLUMNS = [f.name for f in fields(BlockTypeSpec)]

@@ -61,12 +61,12 @@ def parse_vector(value: Any) -> np.ndarray:
 
 
 # A sequence's members: live blocks of one scope and category with an embedding in the
-# generation, of a type retrieval does not exclude (an excluded block must not shape what its
-# neighbours are found for). Served by context_blocks_sequence.
+# generation, of a type the vectors see (context_type_reach: an excluded block must not shape what
+# its neighbours are found for). Served by context_blocks_sequence.
 _MEMBER = """
   FROM context_blocks b
   JOIN context_block_embeddings e ON e.block_id = b.id AND e.generation = %(gen)s
-  JOIN context_block_types t ON t.name = b.block_type AND t.retrieval_policy <> 'excluded'
+  JOIN context_type_reach t ON t.name = b.block_type AND t.vectors = 'all'
  WHERE b.scope = %(scope)s AND b.category = %(category)s AND NOT b.is_archived
 """
 

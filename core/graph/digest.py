@@ -71,16 +71,16 @@ def _bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-# Written that day: created or updated. Digests and bookkeeping types (retrieval excludes them)
-# are not news; the latest blocks are kept when there are more than the limit.
+# Written that day: created or updated. Digests and the types the digest does not see
+# (context_type_reach: bookkeeping) are not news; the latest blocks are kept when there are more
+# than the limit.
 _WRITTEN = """
 SELECT * FROM (
     SELECT b.id::text AS id, b.title, b.category, b.content, b.sensitivity, b.updated_at,
            count(*) OVER () AS total
       FROM context_blocks b
-      JOIN context_block_types t ON t.name = b.block_type
+      JOIN context_type_reach t ON t.name = b.block_type AND t.digest = 'all'
      WHERE b.scope = %(scope)s AND NOT b.is_archived AND b.block_type <> %(digest)s
-       AND t.retrieval_policy <> 'excluded'
        AND (b.created_at >= %(start)s AND b.created_at < %(end)s
             OR b.updated_at >= %(start)s AND b.updated_at < %(end)s)
      ORDER BY b.updated_at DESC, b.id
@@ -232,8 +232,8 @@ def handle_digest_jobs(app: App, jobs: list[Job]) -> None:
 
 _DUE = """
 SELECT DISTINCT b.scope FROM context_blocks b
-  JOIN context_block_types t ON t.name = b.block_type
- WHERE NOT b.is_archived AND b.block_type <> %(digest)s AND t.retrieval_policy <> 'excluded'
+  JOIN context_type_reach t ON t.name = b.block_type AND t.digest = 'all'
+ WHERE NOT b.is_archived AND b.block_type <> %(digest)s
    AND (b.created_at >= %(start)s AND b.created_at < %(end)s
         OR b.updated_at >= %(start)s AND b.updated_at < %(end)s)
    AND NOT EXISTS (SELECT 1 FROM context_blocks d

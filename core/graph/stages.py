@@ -10,8 +10,9 @@ already among the candidates is reinforced: score x (1 + ``query.graph_boost`` x
 endorsement)). A new one joins at the best score x ``query.graph_placement`` x min(1,
 endorsement), at most ``query.graph_max_new`` of them: inside the window the thresholds and
 the reranker see, below the native best hits. Neighbours pass the query's own filters (scopes,
-category, tags, excluded ids and types, types retrieval excludes). The seed's production verdict
-was graph on; docs/benchmarks.md has our measurement with and without.
+category, tags, excluded ids and types) and the types' reach in the graph (``TYPE_REACH``: no
+excluded type, a private one only in the category the query names). The seed's production
+verdict was graph on; docs/benchmarks.md has our measurement with and without.
 
 ``supersedes`` (after rerank): sources carry ``superseded_by``. For a query that names no time, a
 superseded block is dropped when one of its superseders is among the candidates too, and that
@@ -67,10 +68,12 @@ def _admissible(q: QueryRun, ids: list[str]) -> dict[str, float]:
             "WHERE id = ANY(%s::uuid[]) AND scope = ANY(%s) AND NOT is_archived",
             (ids, q.scopes),
         ).fetchall()
+    # a private type's blocks only in the category the query names (as in ctx_rrf)
+    named = req.private_category if req.private_category is not None else req.category
     out: dict[str, float] = {}
     for r in rows:
         spec = q.app.block_type(r["block_type"])
-        if spec is None or spec.retrieval_policy == "excluded":
+        if spec is None or not spec.seen_in("graph", r["category"], named):
             continue
         if r["block_type"] in req.exclude_types or r["id"] in req.exclude_ids:
             continue
@@ -78,7 +81,7 @@ def _admissible(q: QueryRun, ids: list[str]) -> dict[str, float]:
             continue
         if req.tags and not set(req.tags) <= set(r["tags"]):
             continue
-        out[r["id"]] = float(spec.retrieval_factor) if spec.retrieval_policy == "damped" else 1.0
+        out[r["id"]] = spec.effective_factor
     return out
 
 

@@ -21,14 +21,14 @@ if TYPE_CHECKING:
     from ctx.core.retrieval.pipeline import QueryRun
 
 # For each candidate, the blocks written after it in its sequence (up to the window), in order:
-# the members the context vectors blend (embedded types that retrieval does not exclude).
+# the members the context vectors blend (embedded types the vectors see: context_type_reach).
 _FOLLOWERS = """
 SELECT c.id::text AS id, c.created_at AS at, n.id::text AS next_id, n.created_at AS next_at
   FROM context_blocks c
  CROSS JOIN LATERAL (
        SELECT x.id, x.created_at FROM context_blocks x
-         JOIN context_block_types t ON t.name = x.block_type
-          AND t.embed AND t.retrieval_policy <> 'excluded'
+         JOIN context_block_types t ON t.name = x.block_type AND t.embed
+         JOIN context_type_reach r ON r.name = x.block_type AND r.vectors = 'all'
         WHERE x.scope = c.scope AND x.category = c.category AND NOT x.is_archived
           AND (x.created_at, x.id) > (c.created_at, c.id)
         ORDER BY x.created_at, x.id LIMIT %(window)s) n

@@ -85,9 +85,8 @@ def _policy(q: QueryRun, head: list[Candidate]) -> dict[str, float]:
     strength keeps it, so a damped type is not put first by the re-ordering."""
     with q.app.connection() as conn:
         rows = conn.execute(
-            "SELECT b.id::text AS id, b.time_mass * CASE WHEN t.retrieval_policy IN ('normal', 'private') "
-            "THEN 1.0 ELSE t.retrieval_factor END AS factor FROM context_blocks b "
-            "JOIN context_block_types t ON t.name = b.block_type WHERE b.id = ANY(%s::uuid[])",
+            "SELECT b.id::text AS id, b.time_mass * t.factor AS factor FROM context_blocks b "
+            "JOIN context_type_reach t ON t.name = b.block_type WHERE b.id = ANY(%s::uuid[])",
             ([c.block_id for c in head],),
         ).fetchall()
     return {r["id"]: float(r["factor"]) for r in rows}

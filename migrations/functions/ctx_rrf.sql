@@ -108,9 +108,10 @@ BEGIN
     -- Blocks the caller can read, from the per-scope counts (NULL: never counted, e.g. a store
     -- filled before its first recount): the size decides how the dense and title channels search.
     readable := (SELECT sum(blocks) FROM context_scope_stats WHERE scope = ANY(p_scopes));
+    -- Which types a query sees is context_type_reach's (column query): read once per call.
     excluded := coalesce(p_exclude_types, '{}') || ARRAY(
-        SELECT name::text FROM context_block_types WHERE retrieval_policy = 'excluded');
-    private := ARRAY(SELECT name::text FROM context_block_types WHERE retrieval_policy = 'private');
+        SELECT name::text FROM context_type_reach WHERE query = 'none');
+    private := ARRAY(SELECT name::text FROM context_type_reach WHERE query = 'category');
     granted := ctx_granted_blocks(p_tenant);
     -- The query without English stopwords: the German channel would otherwise match German
     -- text through "we", "do", "how", and the title channel would compare every title that
@@ -228,13 +229,12 @@ BEGIN
         )
         SELECT f.id,
                ((f.raw + coalesce($12[5] / ($13 + dr.rnk), 0))
-                * b.time_mass * CASE WHEN t.retrieval_policy IN ('normal', 'private') THEN 1.0
-                                     ELSE t.retrieval_factor END)::double precision,
+                * b.time_mass * t.factor)::double precision,
                f.d_rnk::int, f.e_rnk::int, f.g_rnk::int, f.t_rnk::int, dr.rnk::int,
                f.d_sim, f.e_s, f.g_s, f.t_s
           FROM fused f
           JOIN context_blocks b ON b.id = f.id
-          JOIN context_block_types t ON t.name = b.block_type
+          JOIN context_type_reach t ON t.name = b.block_type
           -- A block of the named time that another channel found but the date channel's limit
           -- cut off ranks with the last of the date channel (the ties it was cut from).
           CROSS JOIN LATERAL (

@@ -227,3 +227,26 @@ def test_ctx_rrf_is_replaced_whatever_overloads_exist(empty_url: str) -> None:
     assert migrate.apply_migrations(empty_url, None) == ["core/functions/ctx_rrf.sql"]
     rows = _query(empty_url, "SELECT pronargs FROM pg_proc WHERE proname = 'ctx_rrf'")
     assert [r["pronargs"] for r in rows] == [33]
+
+
+def test_the_type_reach_view_comes_before_ctx_rrf_and_is_replaced(empty_url: str) -> None:
+    names = [m.name for m in migrate.load_set("core", "ctx.migrations") if m.repeatable]
+    # an upgrade has the view before the new ctx_rrf, which reads it, is called
+    assert names.index("functions/context_type_reach.sql") < names.index("functions/ctx_rrf.sql")
+    migrate.apply_migrations(empty_url, None)
+    _query(
+        empty_url,
+        "UPDATE _ctx_migrations SET checksum = 'stale' "
+        "WHERE name IN ('functions/context_type_reach.sql', 'functions/ctx_rrf.sql')",
+    )
+    assert migrate.apply_migrations(empty_url, None) == [
+        "core/functions/context_type_reach.sql",
+        "core/functions/ctx_rrf.sql",
+    ]
+    rows = _query(
+        empty_url,
+        "SELECT column_name AS c FROM information_schema.columns "
+        "WHERE table_name = 'context_type_reach' ORDER BY ordinal_position",
+    )
+    assert [r["c"] for r in rows] == [
+        "name", "query", "listing", "graph", "digest", "vectors", "factor"]  # fmt: skip

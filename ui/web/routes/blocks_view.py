@@ -41,14 +41,16 @@ def valid(model: type[M], data: dict[str, Any]) -> M:
 
 
 def writable_types(app: App, current: str | None = None) -> list[BlockTypeSpec]:
-    """The block types a person may pick: not owned by a workflow, not private (a governed
-    thread's events, written by the governor); an edited block keeps its own type on offer."""
+    """The block types a person may pick: not owned by a workflow, and listed wherever their
+    blocks are (not a private type: a governed thread's events, written by the governor, whose
+    blocks a listing shows only in their category); an edited block keeps its own type on
+    offer."""
     specs = app.block_types
     return sorted(
         (
             s
             for s in specs.values()
-            if (s.workflow is None and s.retrieval_policy != "private") or s.name == current
+            if (s.workflow is None and s.seen_in("listing")) or s.name == current
         ),
         key=lambda s: s.name,
     )
