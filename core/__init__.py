@@ -104,6 +104,7 @@ if TYPE_CHECKING:
         temporal_kit,
     )
     from ctx.core.tools import Tool
+    from ctx.core.validation import IsoDateTime, Strict
 
 __all__ = [
     "PROJECT",
@@ -131,6 +132,7 @@ __all__ = [
     "Forbidden",
     "GatedReranker",
     "InvalidResponse",
+    "IsoDateTime",
     "Job",
     "JobHandler",
     "JobOutcome",
@@ -156,6 +158,7 @@ __all__ = [
     "Setting",
     "SettingCheck",
     "StoreRequest",
+    "Strict",
     "TemporalMatcher",
     "TemporalResult",
     "TokSpec",
