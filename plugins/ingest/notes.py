@@ -63,11 +63,11 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         return {}, text, f"broken front matter: a {type(data).__name__}, not key: value pairs"
     try:
         return json_safe(data), body, None
-    except TooLarge as exc:
+    except FrontMatterTooLarge as exc:
         return {}, text, f"broken front matter: {exc}"
 
 
-class TooLarge(ValueError):
+class FrontMatterTooLarge(ValueError):
     pass
 
 
@@ -77,11 +77,11 @@ def json_safe(value: Any, budget: list[int] | None = None, depth: int = 0) -> An
     would break the server's input rule and cost the whole batch a 422, so text is cleaned like
     the note's, a number that is not finite is null and an integer past bigint is text.
     At most ``MAX_VALUES`` values: YAML aliases can make a small file an enormous (or endless)
-    structure, which ends here as ``TooLarge``."""
+    structure, which ends here as ``FrontMatterTooLarge``."""
     budget = [MAX_VALUES] if budget is None else budget
     budget[0] -= 1
     if budget[0] < 0 or depth > MAX_DEPTH:
-        raise TooLarge(f"more than {MAX_VALUES} values or {MAX_DEPTH} levels")
+        raise FrontMatterTooLarge(f"more than {MAX_VALUES} values or {MAX_DEPTH} levels")
     if isinstance(value, dict):
         return {clean_text(str(k)): json_safe(v, budget, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple | set):

@@ -19,8 +19,8 @@ from ctx.plugins.issues.sync.forge import (
     Forge,
     ForgeError,
     ForgeLink,
+    ForgeRateLimited,
     Page,
-    RateLimited,
     RemoteIssue,
     Unreachable,
     forge_kind,
@@ -140,7 +140,7 @@ def _run(
             for number in numbers or []:
                 guarded(run, pull.refresh_number, number)
             push.refresh_blocks(run, blocks or [])
-    except RateLimited as exc:
+    except ForgeRateLimited as exc:
         paused = exc.until
         report.rate_limited_until = exc.until.isoformat()
     except AuthFailed as exc:
@@ -159,7 +159,7 @@ def guarded(run: Run, handle: Any, item: Any) -> None:
     What concerns the whole run (a rate limit, the token, the network, the lease) stops it."""
     try:
         handle(run, item)
-    except (RateLimited, AuthFailed, Unreachable, LeaseLost):
+    except (ForgeRateLimited, AuthFailed, Unreachable, LeaseLost):
         raise
     except (CtxError, ForgeError) as exc:
         if isinstance(item, int):
