@@ -93,6 +93,7 @@ if TYPE_CHECKING:
         query,
     )
     from ctx.core.runtime import Job, JobHandler, JobOutcome, Setting, SettingCheck, enqueue
+    from ctx.core.stopwords import GERMAN_STOPWORDS
     from ctx.core.temporal import (
         Lexicon,
         ParseContext,
@@ -107,6 +108,7 @@ if TYPE_CHECKING:
     from ctx.core.validation import IsoDateTime, Strict
 
 __all__ = [
+    "GERMAN_STOPWORDS",
     "PROJECT",
     "SENSITIVITIES",
     "AlsoInTransaction",
