@@ -95,6 +95,7 @@ if TYPE_CHECKING:
         query,
     )
     from ctx.core.runtime import Job, JobHandler, JobOutcome, Setting, SettingCheck, enqueue
+    from ctx.core.stopwords import GERMAN_STOPWORDS
     from ctx.core.temporal import (
         Lexicon,
         ParseContext,
@@ -106,8 +107,10 @@ if TYPE_CHECKING:
         temporal_kit,
     )
     from ctx.core.tools import Tool
+    from ctx.core.validation import IsoDateTime, Strict
 
 __all__ = [
+    "GERMAN_STOPWORDS",
     "PROJECT",
     "SENSITIVITIES",
     "Access",
@@ -134,6 +137,7 @@ __all__ = [
     "Forbidden",
     "GatedReranker",
     "InvalidResponse",
+    "IsoDateTime",
     "Job",
     "JobHandler",
     "JobOutcome",
@@ -162,6 +166,7 @@ __all__ = [
     "Setting",
     "SettingCheck",
     "StoreRequest",
+    "Strict",
     "TemporalMatcher",
     "TemporalResult",
     "TokSpec",

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ctx.core.blocks import Category, Tags, Title
+from ctx.core.validation import Strict
 
 MIME = r"^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+$"
 SHA256 = r"^[0-9a-f]{64}$"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class BlobStore(Strict):
@@ -23,6 +20,7 @@ class BlobStore(Strict):
     filename: str | None = Field(default=None, max_length=255)
     mime_type: str = Field(default="application/octet-stream", max_length=255, pattern=MIME)
     tags: Tags = Field(default_factory=list)
+    # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
     sha256: str | None = Field(
         default=None, pattern=SHA256, description="The bytes' SHA-256; checked when given."

@@ -9,73 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-STOPWORDS = frozenset(
-    [
-        "der",
-        "die",
-        "das",
-        "den",
-        "dem",
-        "des",
-        "ein",
-        "eine",
-        "einen",
-        "einem",
-        "einer",
-        "eines",
-        "und",
-        "oder",
-        "aber",
-        "nicht",
-        "kein",
-        "keine",
-        "ist",
-        "sind",
-        "war",
-        "waren",
-        "wird",
-        "werden",
-        "wurde",
-        "hat",
-        "haben",
-        "hatte",
-        "ich",
-        "du",
-        "er",
-        "sie",
-        "es",
-        "wir",
-        "ihr",
-        "mit",
-        "von",
-        "zu",
-        "zum",
-        "zur",
-        "auf",
-        "für",
-        "über",
-        "unter",
-        "bei",
-        "nach",
-        "vor",
-        "wie",
-        "was",
-        "wer",
-        "wann",
-        "warum",
-        "wo",
-        "welche",
-        "welcher",
-        "auch",
-        "noch",
-        "schon",
-        "nur",
-        "sehr",
-        "mehr",
-        "dass",
-        "im",
-    ]
-)
+from ctx.core.stopwords import GERMAN_STOPWORDS
+
 DOMAIN_TERMS = frozenset(
     [
         "schreibschutz",
@@ -128,7 +63,7 @@ def detect_german(text: str) -> LanguageGuess:
     if UMLAUT_RE.search(text):
         reasons.append("umlaut")
     words = [w.lower() for w in WORD_RE.findall(text)]
-    stop_hits = sorted({w for w in words if w in STOPWORDS})
+    stop_hits = sorted({w for w in words if w in GERMAN_STOPWORDS})
     if len(stop_hits) >= 2 and any(w not in ENGLISH_HOMOGRAPHS for w in stop_hits):
         reasons.append("stopwords:" + ",".join(stop_hits[:5]))
     german_words = sorted({w for w in words if w in GERMAN_WORDS})

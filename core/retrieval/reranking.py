@@ -225,7 +225,7 @@ def _plugin_relevance(reranker: Reranker, query: str, texts: list[str]) -> Reran
     return RerankResult([sigmoid(float(s)) for s in raw], name, "", "plugin")
 
 
-def rerank_stage(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+def rerank(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """Re-order the top candidates by a reranker blended with fusion (off by default)."""
     if not candidates or not wanted(q):
         return candidates
@@ -278,8 +278,8 @@ def rerank_stage(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 
 RERANK_STAGE = QueryStage(
     "rerank",
-    rerank_stage,
+    rerank,
     after="gravity",
     fail_open=True,
-    description=rerank_stage.__doc__ or "",
+    description=rerank.__doc__ or "",
 )

@@ -101,7 +101,7 @@ def _text_query(q: QueryRun) -> str:
     return text
 
 
-def fusion(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+def candidates(q: QueryRun, _: list[Candidate]) -> list[Candidate]:
     """Weighted RRF over every channel in one SQL call (``ctx_rrf``)."""
     req = q.request
     return fuse(
@@ -232,7 +232,7 @@ BUILTIN_STAGES: tuple[QueryStage, ...] = (
     QueryStage("language", language, description=language.__doc__ or ""),
     QueryStage("temporal", temporal, description=temporal.__doc__ or ""),
     QueryStage("embed", embed, fail_open=True, description=embed.__doc__ or ""),
-    QueryStage("candidates", fusion, description=fusion.__doc__ or ""),
+    QueryStage("candidates", candidates, description=candidates.__doc__ or ""),
     QueryStage("neighbours", neighbours, description=neighbours.__doc__ or ""),
     QueryStage("rescore", rescore, description=rescore.__doc__ or ""),
     QueryStage("gravity", gravity, description=gravity.__doc__ or ""),

@@ -115,7 +115,8 @@ class Lexicon:
     within_words: frozenset[str] = frozenset()
     recurrence_words: frozenset[str] = frozenset()
     intent_words: frozenset[str] = frozenset()
-    #: common function words, used only to guess a query's language.
+    #: the language's function words: they help guess a query's language, and ``residual`` leaves
+    #: them out of a time query's topic.
     stopwords: frozenset[str] = frozenset()
 
     @property

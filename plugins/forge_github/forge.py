@@ -20,10 +20,10 @@ from ctx.plugins.issues.sync.forge import (
     BadSignature,
     ForgeError,
     ForgeLink,
+    ForgeRateLimited,
     Gone,
     Moved,
     Page,
-    RateLimited,
     RemoteComment,
     RemoteIssue,
     Unreachable,
@@ -97,7 +97,7 @@ def _errors() -> Iterator[None]:
         yield
     except RateLimitExceeded as exc:
         until = datetime.now(UTC) + max(exc.retry_after, timedelta(seconds=1))
-        raise RateLimited(until, f"GitHub rate limit: {_message(exc)}") from None
+        raise ForgeRateLimited(until, f"GitHub rate limit: {_message(exc)}") from None
     except RequestFailed as exc:
         status, message = exc.response.status_code, _message(exc)
         if status == 401:
@@ -106,7 +106,7 @@ def _errors() -> Iterator[None]:
             raise Gone(f"GitHub answered 410: {message}") from None
         if status in (403, 429) and "rate limit" in message.lower():
             # a secondary limit without its headers: GitHub asks for at least a minute
-            raise RateLimited(datetime.now(UTC) + timedelta(seconds=60), message) from None
+            raise ForgeRateLimited(datetime.now(UTC) + timedelta(seconds=60), message) from None
         if status == 404:
             message += " (deleted, or the token cannot see it)"
         raise ForgeError(f"GitHub answered {status}: {message}") from None

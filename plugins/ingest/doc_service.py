@@ -123,7 +123,7 @@ def ingest_document(app: App, who: Principal, req: DocumentRequest) -> dict[str,
     # every chunk is checked before the first is stored: a document is refused whole
     requests = []
     for number, chunk in enumerate(doc.chunks, start=1):
-        meta = chunk_meta(doc, number, chunk, req.metadata)
+        meta = chunk_meta(doc, number, chunk, req.meta)
         try:
             store = StoreRequest(
                 title=block_title(doc, number, chunk),

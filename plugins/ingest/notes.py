@@ -7,6 +7,7 @@ file and the block keeps it as plain text, so nothing the author wrote disappear
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
@@ -14,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ctx.plugins.ingest.decode import clean_text
 from ctx.plugins.ingest.links import inline_tags, mask_code
 
 KNOWN_FIELDS = {"title", "tags", "tag", "aliases", "alias", "date", "created"}
@@ -21,6 +23,7 @@ FRONT_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
 MAX_TAGS = 50
 MAX_VALUES = 10_000
 MAX_DEPTH = 32
+INT_LIMIT = 2**63 - 1  # bigint, like the server's input rule
 
 
 @dataclass
@@ -60,35 +63,42 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         return {}, text, f"broken front matter: a {type(data).__name__}, not key: value pairs"
     try:
         return json_safe(data), body, None
-    except TooLarge as exc:
+    except FrontMatterTooLarge as exc:
         return {}, text, f"broken front matter: {exc}"
 
 
-class TooLarge(ValueError):
+class FrontMatterTooLarge(ValueError):
     pass
 
 
 def json_safe(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
-    """YAML values as JSON: dates and times to ISO strings, keys to strings, sets to lists.
+    """YAML values as JSON that ctx stores: dates and times to ISO strings, keys to strings,
+    sets to lists. YAML escapes (``"\\0"``, ``"\\ud800"``) and ``.inf`` or a 20-digit number
+    would break the server's input rule and cost the whole batch a 422, so text is cleaned like
+    the note's, a number that is not finite is null and an integer past bigint is text.
     At most ``MAX_VALUES`` values: YAML aliases can make a small file an enormous (or endless)
-    structure, which ends here as ``TooLarge``."""
+    structure, which ends here as ``FrontMatterTooLarge``."""
     budget = [MAX_VALUES] if budget is None else budget
     budget[0] -= 1
     if budget[0] < 0 or depth > MAX_DEPTH:
-        raise TooLarge(f"more than {MAX_VALUES} values or {MAX_DEPTH} levels")
+        raise FrontMatterTooLarge(f"more than {MAX_VALUES} values or {MAX_DEPTH} levels")
     if isinstance(value, dict):
-        return {str(k): json_safe(v, budget, depth + 1) for k, v in value.items()}
+        return {clean_text(str(k)): json_safe(v, budget, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
         return [json_safe(v, budget, depth + 1) for v in value]
     if isinstance(value, datetime | date | time):
         return value.isoformat()
-    if isinstance(value, float) and value != value:
-        return None
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, int) and not -INT_LIMIT - 1 <= value <= INT_LIMIT:
+        return str(value)
     if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    if value is None or isinstance(value, bool | int | float | str):
+        return clean_text(value.decode("utf-8", errors="replace"))
+    if isinstance(value, str):
+        return clean_text(value)
+    if value is None or isinstance(value, bool | int):
         return value
-    return str(value)
+    return clean_text(str(value))
 
 
 def words(value: Any) -> list[str]:

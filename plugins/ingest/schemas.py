@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
+
+from ctx.core import IsoDateTime, Strict
 
 VaultName = Annotated[
     str,
@@ -20,8 +21,8 @@ Line = Annotated[str, StringConstraints(max_length=500, pattern=r"^[^\r\n]*$")]
 Raw = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 
 
-class Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Request(Strict):
+    """Base of the ingest requests: ctx's input rule, unknown fields refused, strict types."""
 
 
 class ChunkIn(Request):
@@ -42,7 +43,9 @@ class NoteIn(Request):
         default_factory=list, max_length=50
     )
     aliases: list[Line] = Field(default_factory=list, max_length=200)
-    occurred_at: datetime | None = Field(default=None, description="ISO 8601, from date/created.")
+    occurred_at: IsoDateTime | None = Field(
+        default=None, description="ISO 8601, from date/created."
+    )
     frontmatter: dict[str, Any] = Field(default_factory=dict)
     chunks: list[ChunkIn] = Field(min_length=1, max_length=1000)
 
@@ -75,6 +78,9 @@ class DocumentRequest(Request):
     tags: list[Annotated[str, StringConstraints(max_length=100)]] = Field(
         default_factory=list, max_length=50
     )
-    metadata: dict[str, Any] = Field(
-        default_factory=dict, description="Kept on every block; the provenance fields win."
+    # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
+    meta: dict[str, Any] = Field(
+        default_factory=dict,
+        alias="metadata",
+        description="Kept on every block; the provenance fields win.",
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
+
+from ctx.core import Strict
 
 Title = Annotated[
     str,
@@ -19,8 +21,8 @@ CommentBody = Annotated[
 ]
 
 
-class Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Request(Strict):
+    """Base of the issue requests: ctx's input rule, unknown fields refused, strict types."""
 
 
 class IssueCreate(Request):
@@ -52,6 +54,9 @@ class CloseRequest(Request):
 
 
 class IssueFilter(Request):
+    # Read from the query string (GET /api/issues), where every value is text: "5" is a limit.
+    model_config = ConfigDict(strict=False)  # type: ignore[assignment]
+
     state: Literal["open", "closed"] | None = Field(default=None, description="open or closed.")
     label: Name | None = Field(default=None, description="Only issues with this label.")
     assignee: Name | None = Field(default=None, description="Only issues assigned to this name.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ctx.core import Lexicon, TokSpec, build_matchers, hookimpl
+from ctx.core import GERMAN_STOPWORDS, Lexicon, TokSpec, build_matchers, hookimpl
 from ctx.plugins.temporal.cascade_extra import RULES
 from ctx.plugins.temporal.common import forms, indexed, negatives, phrases, tok
 
@@ -530,45 +530,24 @@ LEXICON = Lexicon(
             *(m for group in _MONTHS for m in group),
         }
     ),
-    stopwords=frozenset(
+    # The German stopwords (the one list; language detection reads it too), and words that mark
+    # a German time query but stay out of that list, where they would change what detection
+    # answers: "am" and "um" (English words too), "habe", "seit", the modifiers "letzten" /
+    # "nächsten" and question verbs ("Was steht ... an?").
+    stopwords=GERMAN_STOPWORDS
+    | frozenset(
         {
-            "der",
-            "die",
-            "das",
-            "und",
-            "oder",
+            "am",
+            "um",
+            "habe",
+            "seit",
+            "letzten",
+            "nächsten",
             "steht",
             "findet",
             "gibt",
             "welches",
-            "welche",
             "verwenden",
-            "was",
-            "wer",
-            "wir",
-            "ich",
-            "ist",
-            "war",
-            "haben",
-            "hat",
-            "habe",
-            "am",
-            "im",
-            "um",
-            "mit",
-            "von",
-            "zu",
-            "auf",
-            "für",
-            "letzten",
-            "nächsten",
-            "wann",
-            "wie",
-            "ein",
-            "eine",
-            "nicht",
-            "seit",
-            "vor",
         }
     ),
 )

@@ -44,7 +44,7 @@ SECURITY_HEADERS = [
 ]
 
 
-class TooLarge(StarletteHTTPException):
+class BodyTooLarge(StarletteHTTPException):
     """A body over the limit; an HTTP exception so FastAPI's body reader passes it through."""
 
     def __init__(self, limit: int = 0) -> None:
@@ -151,7 +151,7 @@ class CtxMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise TooLarge(limit)
+                    raise BodyTooLarge(limit)
             return message
 
         async def reply(status: int, error: str, message: str, **extra: Any) -> None:
@@ -164,7 +164,7 @@ class CtxMiddleware:
 
         try:
             if too_big:
-                raise TooLarge(limit)
+                raise BodyTooLarge(limit)
             url_problem = _url_problem(scope)
             refusal = _api_refusal(scope, headers)
             if url_problem:
@@ -173,7 +173,7 @@ class CtxMiddleware:
                 await reply(*refusal)
             else:
                 await self.app(scope, receive_limited, send_wrapped)
-        except TooLarge:
+        except BodyTooLarge:
             await reply(413, "too_large", f"request body exceeds {limit} bytes")
         except Exception:
             # Answered here rather than re-raised, so the server keeps the connection open for

@@ -9,18 +9,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ctx.core import blocks
+from ctx.core.validation import Strict
 from ctx.ui.api.deps import AppDep, PrincipalDep
 from ctx.ui.api.errors import ERROR_RESPONSES
 
 router = APIRouter(prefix="/api", tags=["blocks"], responses=ERROR_RESPONSES)
 
 
-class ImportRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ImportRequest(Strict):
     records: list[dict[str, Any]] = Field(
         min_length=1, description="Lines of a `ctx export` file, the header first."
     )

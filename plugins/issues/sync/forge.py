@@ -72,7 +72,9 @@ class ForgeError(Exception):
     """The forge refused or failed a call; the message is safe to show."""
 
 
-class RateLimited(ForgeError):
+class ForgeRateLimited(ForgeError):
+    """The forge's rate limit is spent until ``until``: the run stops and syncing waits."""
+
     def __init__(self, until: datetime, message: str = "rate limited") -> None:
         super().__init__(message)
         self.until = until

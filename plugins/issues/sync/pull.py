@@ -11,8 +11,8 @@ from typing import Any
 from ctx.core import BlockChanges, NotFound, StoreRequest, get_block, store_block, update_block
 from ctx.plugins.issues import records
 from ctx.plugins.issues.sync import merge, state
-from ctx.plugins.issues.sync.engine import Run, guarded, listing_pages
 from ctx.plugins.issues.sync.forge import ForgeError, Gone, Moved, RemoteComment, RemoteIssue
+from ctx.plugins.issues.sync.run import Run, guarded, listing_pages
 from ctx.plugins.issues.types import (
     COMMENT,
     COMMENT_CATEGORY,

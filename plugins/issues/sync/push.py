@@ -8,7 +8,6 @@ from typing import Any
 
 from ctx.core import get_block
 from ctx.plugins.issues.sync import merge, state
-from ctx.plugins.issues.sync.engine import Run, guarded
 from ctx.plugins.issues.sync.forge import Gone, Moved
 from ctx.plugins.issues.sync.pull import (
     apply_local_issue,
@@ -18,6 +17,7 @@ from ctx.plugins.issues.sync.pull import (
     refresh_number,
     save_local_comment,
 )
+from ctx.plugins.issues.sync.run import Run, guarded
 
 
 def push_new(run: Run) -> None:

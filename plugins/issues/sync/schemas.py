@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
+
+from ctx.core import Strict
 
 SecretName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 
 
-class LinkCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class LinkCreate(Strict):
     scope: str = Field(min_length=1, max_length=200, description="The repository scope to sync.")
     forge: str = Field(default="github", max_length=50, description="Which forge (github).")
     repo: str = Field(
@@ -35,13 +35,9 @@ class LinkCreate(BaseModel):
     )
 
 
-class SyncRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SyncRequest(Strict):
     scope: str | None = Field(default=None, description="The linked scope (default: home scope).")
 
 
-class ResolveRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ResolveRequest(Strict):
     take: Literal["local", "remote"] = Field(description="Which side's version wins.")

@@ -68,6 +68,8 @@ def test_the_builtin_stages_in_order() -> None:
         "gravity",
         "thresholds", "trim", "sources",
     ]  # fmt: skip
+    # A stage's function has the stage's name: what explain shows is what a reader looks for.
+    assert [s.run.__name__ for s in stages] == [s.name for s in stages]
 
 
 def test_plugins_place_stages_by_name() -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ class Ingest:
         self.headers = {"X-Context-Key": token}
 
     def call(self, method: str, path: str, **kw: Any) -> Any:
-        return self.client.request(method, "/api/ingest" + path, headers=self.headers, **kw)
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client.request(method, "/api/ingest" + path, headers=headers, **kw)
 
     def notes(self, vault: str, notes: list[dict[str, Any]]) -> dict[str, Any]:
         r = self.call("POST", "/notes", json={"vault": vault, "notes": notes})
@@ -81,15 +83,30 @@ def test_one_bad_note_is_reported_and_the_others_are_stored(app: App, alice: Ing
     out = alice.notes(
         "v",
         [
-            note("Bad.md", "nul \x00 here"),
             note("Good.md"),
             note("Year0.md", occurred_at="0001-01-01T00:00:00+14:00"),
             note("Blank.md", tags=[" "]),
         ],
     )
     assert out["created"] == 1
-    assert [p["path"] for p in out["problems"]] == ["Bad.md", "Year0.md", "Blank.md"]
+    assert [p["path"] for p in out["problems"]] == ["Year0.md", "Blank.md"]
     assert [b["metadata"]["path"] for b in blocks(app, "home-a")] == ["Good.md"]
+
+
+def test_a_value_no_note_can_hold_refuses_the_batch(app: App, alice: Ingest) -> None:
+    """NUL, NaN, infinity, a number past bigint: ctx's input rule, a 422 naming where it is,
+    before any note is written (``ctx ingest`` cleans these from what it sends)."""
+    cases = [
+        (note("Bad.md", "nul \x00 here"), "notes[1].chunks[0].content"),
+        (note("Bad.md", frontmatter={"n": float("nan")}), "notes[1].frontmatter.n"),
+        (note("Bad.md", frontmatter={"n": float("inf")}), "notes[1].frontmatter.n"),
+        (note("Bad.md", frontmatter={"n": 2**64}), "notes[1].frontmatter.n"),
+    ]
+    for bad, field in cases:
+        body = json.dumps({"vault": "v", "notes": [note("Good.md"), bad]})  # NaN as JSON NaN
+        r = alice.call("POST", "/notes", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 422 and r.json()["field"] == field, r.text
+    assert blocks(app, "home-a") == []
 
 
 def test_a_key_of_another_scope_sees_nothing(client: Any, keys: Any, alice: Ingest) -> None:

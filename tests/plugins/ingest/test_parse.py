@@ -43,6 +43,25 @@ def test_front_matter_of_every_kind() -> None:
     assert note.body == "Body #c\n" and note.problems == []
 
 
+def test_front_matter_values_the_server_cannot_store_are_made_storable() -> None:
+    """YAML escapes and numbers that break ctx's input rule would cost the whole batch a 422."""
+    note = parse_note(
+        "n.md",
+        '---\ntitle: "Nul\\0 title"\n"k\\0ey": 1\nodd: "\\ud800x"\nrating: .inf\nlow: -.inf\n'
+        "big: 18446744073709551616\nfine: 9223372036854775807\nratio: 0.5\n---\nbody",
+    )
+    assert note.title == "Nul title" and note.problems == []
+    assert note.frontmatter == {
+        "key": 1,
+        "odd": "?x",
+        "rating": None,
+        "low": None,
+        "big": "18446744073709551616",
+        "fine": 9223372036854775807,
+        "ratio": 0.5,
+    }
+
+
 @pytest.mark.parametrize(
     ("tags", "expected"),
     [

@@ -6,8 +6,10 @@ from datetime import date, timedelta
 
 import pytest
 
+from ctx.core import GERMAN_STOPWORDS
 from ctx.core.runtime import PluginHost
 from ctx.core.temporal import TemporalParser, TemporalResult, parser_from_host
+from ctx.plugins.temporal.de import LEXICON
 
 NOW = date(2026, 3, 25)  # Mittwoch
 WEEK = [date(2026, 3, 23) + timedelta(days=i) for i in range(7)]
@@ -261,3 +263,11 @@ def test_day_and_month_without_a_year(
 
 def test_version_numbers_are_no_dates(parser: TemporalParser) -> None:
     assert not parser.parse("Upgrade auf Version 3.2. war schwierig", now=NOW).matched
+
+
+def test_a_german_time_query_keeps_only_its_topic(parser: TemporalParser) -> None:
+    """The German stopwords are one list (``ctx.core.GERMAN_STOPWORDS``): language detection
+    reads it, and so does the topic text of a time query, which leaves all of them out."""
+    assert LEXICON.stopwords >= GERMAN_STOPWORDS
+    text = "Was wurde letzte Woche über die Datenbank noch entschieden?"
+    assert parser.residual(text) == "datenbank entschieden"

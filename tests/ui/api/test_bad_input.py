@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 
 import pytest
+from fastapi.dependencies.models import Dependant
+from pydantic import BaseModel
 
 from ctx.core import App
+from ctx.core.validation import Strict
 
 
 class Probe:
@@ -205,3 +208,50 @@ def test_sql_and_html_are_stored_and_returned_verbatim(app: App, keys: Any, clie
         assert conn.execute("SELECT count(*) AS n FROM context_api_keys").fetchone() == {"n": 1}
     listed = client.post("/api/manage", json={"action": "categories"}, headers=h).json()
     assert sorted(c["category"] for c in listed["categories"]) == sorted(t for t, _ in hostile)
+
+
+def _request_models(app: App) -> dict[type[BaseModel], str]:
+    """Every pydantic model a REST route reads its body into, nested models included, with the
+    route that reaches it first."""
+    from fastapi.routing import _IncludedRouter  # type: ignore[attr-defined]
+
+    from ctx.ui import create_app
+
+    def routes(found: list[Any]) -> Iterator[Any]:
+        for r in found:
+            if isinstance(r, _IncludedRouter):
+                yield from routes(r.effective_candidates())
+            else:
+                yield r
+
+    def params(dependant: Dependant) -> Iterator[Any]:
+        yield from dependant.body_params
+        for sub in dependant.dependencies:
+            yield from params(sub)
+
+    def models(annotation: Any) -> Iterator[type[BaseModel]]:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            yield annotation
+            for field in annotation.model_fields.values():
+                yield from models(field.annotation)
+        for arg in get_args(annotation):
+            yield from models(arg)
+
+    found: dict[type[BaseModel], str] = {}
+    for route in routes(list(create_app(app).routes)):
+        dependant = getattr(route, "dependant", None)  # an APIRoute, or its included copy
+        if isinstance(dependant, Dependant):
+            for param in params(dependant):
+                for model in models(param.field_info.annotation):
+                    found.setdefault(model, f"{sorted(route.methods)} {route.path}")
+    return found
+
+
+def test_every_request_model_obeys_the_input_rule(app: App) -> None:
+    found = _request_models(app)
+    assert len(found) > 40, "the route walk found too few request models to mean anything"
+    loose = {f"{m.__module__}.{m.__qualname__} ({route})" for m, route in found.items()
+             if not issubclass(m, Strict)}  # fmt: skip
+    assert not loose, "request models not built on ctx.core.validation.Strict: " + ", ".join(
+        sorted(loose)
+    )

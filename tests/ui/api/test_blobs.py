@@ -83,6 +83,48 @@ def test_bad_blobs_get_clear_errors_and_nothing_is_stored(app: App, client: Any,
         assert conn.execute("SELECT count(*) AS n FROM context_blobs").fetchone()["n"] == 0
 
 
+def _blob_state(app: App) -> list[Any]:
+    with app.connection() as conn:
+        return [
+            conn.execute("SELECT * FROM context_blobs ORDER BY id").fetchall(),
+            conn.execute(
+                "SELECT blob_id, n, data FROM context_blob_chunks ORDER BY 1, 2"
+            ).fetchall(),
+            conn.execute("SELECT count(*) AS n FROM context_write_log").fetchone(),
+        ]
+
+
+def test_unstorable_values_are_a_422_naming_the_field(app: App, client: Any, keys: Any) -> None:
+    """NUL, NaN and 1e400 (infinity) are refused by the input rule before any field is read, by
+    every blob route, with the field named; nothing is written."""
+    token = keys.make("team")
+    assert _store(client, token, b"kept", title="kept").status_code == 200
+    before = _blob_state(app)
+    stored = '"title": "t", "data": "YQ=="'
+    cases = [
+        ("store", '{"title": "a\\u0000b", "data": "YQ=="}', "title", "NUL"),
+        ("store", "{" + stored + ', "metadata": {"n": [1, NaN]}}', "metadata.n[1]", "finite"),
+        ("store", "{" + stored + ', "metadata": {"n": 1e400}}', "metadata.n", "finite"),
+        ("fetch", '{"category": "files", "title": "kept\\u0000"}', "title", "NUL"),
+        ("fetch", '{"id": NaN}', "id", "finite"),
+        ("fetch", '{"id": 1e400}', "id", "finite"),
+        ("search", '{"tags": ["a\\u0000b"]}', "tags[0]", "NUL"),
+        ("search", '{"limit": NaN}', "limit", "finite"),
+        ("search", '{"limit": 1e400}', "limit", "finite"),
+        ("manage", '{"action": "list", "scope": "team\\u0000"}', "scope", "NUL"),
+        ("manage", '{"action": "list", "limit": NaN}', "limit", "finite"),
+        ("manage", '{"action": "delete", "id": 1e400}', "id", "finite"),
+    ]
+    for route, raw, field, word in cases:
+        r = client.post(f"/api/blob/{route}", content=raw.encode(),
+                        headers={**_h(token), "content-type": "application/json"})  # fmt: skip
+        assert r.status_code == 422, (route, raw, r.text)
+        body = r.json()
+        assert body["error"] == "invalid" and body["field"] == field, (route, raw, body)
+        assert word in body["message"], (route, raw, body)
+    assert _blob_state(app) == before
+
+
 def test_blobs_follow_the_scope_rules_of_blocks(app: App, client: Any, keys: Any) -> None:
     team, other = keys.make("team"), keys.make("other")
     reader = keys.make("reader", ["team"])

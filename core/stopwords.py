@@ -1,0 +1,77 @@
+"""German stopwords: the one list, read by language detection (``ctx.core.retrieval``: two of
+them make a query German) and by the temporal-de plugin (through ``ctx.core``: with a few words of
+its own, they rank a query's language and are left out of a time query's topic text).
+
+Nothing to import, like ``ctx.core.text``: any layer may read it. English has no list here: only
+the temporal-en plugin keeps one (PostgreSQL's dictionaries hold the ones full-text search uses).
+"""
+
+from __future__ import annotations
+
+GERMAN_STOPWORDS = frozenset(
+    [
+        "der",
+        "die",
+        "das",
+        "den",
+        "dem",
+        "des",
+        "ein",
+        "eine",
+        "einen",
+        "einem",
+        "einer",
+        "eines",
+        "und",
+        "oder",
+        "aber",
+        "nicht",
+        "kein",
+        "keine",
+        "ist",
+        "sind",
+        "war",
+        "waren",
+        "wird",
+        "werden",
+        "wurde",
+        "hat",
+        "haben",
+        "hatte",
+        "ich",
+        "du",
+        "er",
+        "sie",
+        "es",
+        "wir",
+        "ihr",
+        "mit",
+        "von",
+        "zu",
+        "zum",
+        "zur",
+        "auf",
+        "für",
+        "über",
+        "unter",
+        "bei",
+        "nach",
+        "vor",
+        "wie",
+        "was",
+        "wer",
+        "wann",
+        "warum",
+        "wo",
+        "welche",
+        "welcher",
+        "auch",
+        "noch",
+        "schon",
+        "nur",
+        "sehr",
+        "mehr",
+        "dass",
+        "im",
+    ]
+)
