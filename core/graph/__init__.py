@@ -13,8 +13,8 @@ if TYPE_CHECKING:
         sweep_digests,
         topic_map,
     )
-    from ctx.core.graph.dream_cycle import PIPELINE_VERSION, CycleResult, run_cycle
     from ctx.core.graph.dream_counts import dream_stats
+    from ctx.core.graph.dream_cycle import PIPELINE_VERSION, CycleResult, run_cycle
     from ctx.core.graph.dream_worker import DreamWorker
     from ctx.core.graph.ego_graph import ego
     from ctx.core.graph.exploring import explore

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     )
     from ctx.core.llm.calllog import CallRecord, log_summary, read_log, record_call
     from ctx.core.llm.calls import Reply, available, chat, embed, rerank, stream
+    from ctx.core.llm.completions import ChatResult, ToolCall
     from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
     from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
     from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
-    from ctx.core.llm.completions import ChatResult, ToolCall
     from ctx.core.llm.openai_wire import TIMEOUT_PARAM, Limits, OpenAIClient
     from ctx.core.llm.pool import BackendPool
     from ctx.core.llm.probe import probe_backend
