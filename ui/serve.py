@@ -13,7 +13,7 @@ import typer
 
 from ctx.core import CtxError
 from ctx.core.runtime import Listener, Worker, configure_logging
-from ctx.ui.cli import current_app, run
+from ctx.ui.cli import current_app, local, run
 
 
 class _Stop(Exception):
@@ -51,6 +51,7 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+@local
 def serve(
     host: Annotated[
         str | None, typer.Option("--host", help="Default: server.host setting.")

@@ -1,7 +1,8 @@
-"""The ``ctx`` command line (typer). ``main.py`` builds the root; each module adds a group.
+"""The ``ctx`` command line (typer). ``root`` builds the tree; each module adds its commands.
 
-Surfaces outside the core add their commands through ``register_commands`` (``ctx serve`` comes
-from ``ctx.ui``), so the core never imports them.
+Commands that talk to ctxd (the modules here) present operations (``presents``) and load no
+server code; local commands (``operator/``) work on this machine's database and build the App.
+Plugins add commands through ``register_commands``.
 """
 
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
         opened_app,
         table,
     )
+    from ctx.ui.cli.present import local, presents
     from ctx.ui.cli.root import build_cli, main, run
 
 __all__ = [
@@ -31,8 +33,10 @@ __all__ = [
     "console",
     "current_app",
     "dump_json",
+    "local",
     "main",
     "opened_app",
+    "presents",
     "run",
     "table",
 ]

@@ -31,22 +31,19 @@ if TYPE_CHECKING:
 
 def build_cli(app: App) -> typer.Typer:
     from ctx.ui.cli import (
-        admin,
         agent_hooks,
-        backends,
         blob,
         data,
         digest,
         dream,
-        embed,
         governor,
         guard,
-        mcp,
-        secrets,
-        temporal,
+        server,
+        stdio,
         tenants,
         transfer,
     )
+    from ctx.ui.cli.operator import admin, backends, embed, mcp, secrets, temporal
     from ctx.ui.serve import serve
 
     cli = typer.Typer(
@@ -58,6 +55,7 @@ def build_cli(app: App) -> typer.Typer:
     )
     cli.callback()(_root)
     admin.register(cli)
+    server.register(cli)
     backends.register(cli)
     blob.register(cli)
     data.register(cli)
@@ -68,6 +66,7 @@ def build_cli(app: App) -> typer.Typer:
     guard.register(cli)
     agent_hooks.register(cli)
     mcp.register(cli)
+    stdio.register(_group(cli, "mcp"))
     transfer.register(cli)
     secrets.register(cli)
     temporal.register(cli)
@@ -75,6 +74,13 @@ def build_cli(app: App) -> typer.Typer:
     add_plugin_commands(cli, app)
     cli.command()(serve)
     return cli
+
+
+def _group(cli: typer.Typer, name: str) -> typer.Typer:
+    """The sub-typer of group ``name``, for commands of two modules in one group."""
+    found = next(g.typer_instance for g in cli.registered_groups if g.name == name)
+    assert found is not None
+    return found
 
 
 def _print_version(value: bool) -> None:

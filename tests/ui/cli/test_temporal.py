@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ctx.ui.cli import run
-from ctx.ui.cli.temporal import app
+from ctx.ui.cli.operator.temporal import app
 
 runner = CliRunner()
 

@@ -19,11 +19,13 @@ from rich.progress import (
 from ctx.core import embed
 from ctx.core.runtime import Listener, Worker
 from ctx.ui.cli.common import JsonOpt, RateColumn, console, dump_json, opened_app, table
+from ctx.ui.cli.present import local
 
 app = typer.Typer(help="Embedding generations: status, rebuild, reblend.", no_args_is_help=True)
 
 
 @app.command("status")
+@local
 def embed_status(as_json: JsonOpt = False) -> None:
     """Generations (active, building), how many blocks each holds, pending embed jobs."""
     with opened_app() as ctx_app:
@@ -40,6 +42,7 @@ def embed_status(as_json: JsonOpt = False) -> None:
 
 
 @app.command("rebuild")
+@local
 def embed_rebuild(
     provider: Annotated[
         str | None, typer.Option("--provider", help="Embedder (default: embed.provider).")
@@ -91,6 +94,7 @@ def embed_rebuild(
 
 
 @app.command("reblend")
+@local
 def embed_reblend(
     scope: Annotated[str | None, typer.Option("--scope", help="Only this scope.")] = None,
 ) -> None:
@@ -101,6 +105,7 @@ def embed_reblend(
     console.print(f"queued {queued} sequence recount(s); `ctx embed status` shows the jobs")
 
 
+@local
 def worker() -> None:
     """Run background jobs in the foreground (for extra worker processes beside ctxd)."""
     from ctx.core.graph import DreamWorker

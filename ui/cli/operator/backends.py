@@ -12,6 +12,7 @@ from rich.text import Text
 from ctx.core import llm
 from ctx.core.errors import ValidationError
 from ctx.ui.cli.common import JsonOpt, console, dump_json, opened_app, table
+from ctx.ui.cli.present import local
 
 backends_app = typer.Typer(
     help="Model backends: the servers each LLM role (synthesis, rerank, embed, ...) calls.",
@@ -119,6 +120,7 @@ def _say(backend: llm.Backend, verb: str) -> None:
 
 
 @backends_app.command("list")
+@local
 def backends_list(as_json: JsonOpt = False) -> None:
     """Every backend, highest priority first."""
     with opened_app() as app, app.connection() as conn:
@@ -130,6 +132,7 @@ def backends_list(as_json: JsonOpt = False) -> None:
 
 
 @backends_app.command("create")
+@local
 def backends_create(
     name: NameArg,
     kind: KindOpt = "openai",
@@ -167,6 +170,7 @@ def backends_create(
 
 
 @backends_app.command("update")
+@local
 def backends_update(
     name: NameArg,
     kind: KindOpt = None,
@@ -213,6 +217,7 @@ def backends_update(
 
 
 @backends_app.command("delete")
+@local
 def backends_delete(name: NameArg) -> None:
     """Remove a backend (its secret stays; `ctx secrets delete` removes that)."""
     with opened_app() as app:
@@ -221,6 +226,7 @@ def backends_delete(name: NameArg) -> None:
 
 
 @backends_app.command("test")
+@local
 def backends_test(
     name: NameArg,
     role: Annotated[
@@ -257,6 +263,7 @@ def backends_test(
         raise typer.Exit(1)
 
 
+@local
 def llmlog(
     limit: Annotated[int, typer.Option("--limit", min=1, max=500, help="Rows, newest first.")] = 20,
     role: Annotated[str | None, typer.Option("--role", help="Only this role.")] = None,

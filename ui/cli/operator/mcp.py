@@ -1,4 +1,5 @@
-"""``ctx mcp``: the stdio MCP server and OAuth clients for remote MCP clients."""
+"""``ctx mcp add|list|remove``: OAuth clients for remote MCP clients (``ctx mcp serve`` is in
+``ctx.ui.cli.stdio``)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ from typing import Annotated
 
 import typer
 
-from ctx.core import CtxError, access
+from ctx.core import access
 from ctx.ui.cli.common import JsonOpt, console, dump_json, opened_app, table
+from ctx.ui.cli.present import local
 
 HELP = "MCP: the stdio server and OAuth clients for remote MCP clients."
 COLUMNS = ["client_id", "name", "redirect_uris", "public", "registered_by", "remote_addr"]
 
 
+@local
 def mcp_add(
     name: Annotated[str, typer.Option("--name", help="A label, shown on the sign-in page.")],
     redirect_uris: Annotated[
@@ -45,6 +48,7 @@ def mcp_add(
         console.print("public client: no secret (PKCE only)")
 
 
+@local
 def mcp_list(as_json: JsonOpt = False) -> None:
     """OAuth clients, from `ctx mcp add` and dynamic registration (never their secrets)."""
     with opened_app() as app, app.connection() as conn:
@@ -55,6 +59,7 @@ def mcp_list(as_json: JsonOpt = False) -> None:
         table(rows, COLUMNS)
 
 
+@local
 def mcp_remove(
     client_id: Annotated[str, typer.Argument(help="The client's id (ctx_…).")],
 ) -> None:
@@ -64,28 +69,10 @@ def mcp_remove(
     console.print(f"removed {client_id}")
 
 
-def mcp_serve(
-    stdio: Annotated[
-        bool, typer.Option("--stdio", help="Speak MCP on stdin/stdout (the only transport here).")
-    ] = False,
-) -> None:
-    """Serve MCP on stdin/stdout for a local agent.
-
-    Forwards to the running ctxd with CTX_API_KEY, or opens the local store itself when none
-    answers (and says so on stderr). Over HTTP, ctxd serves MCP at /mcp.
-    """
-    if not stdio:
-        raise CtxError("ctx mcp serve needs --stdio (over HTTP, ctxd serves MCP at /mcp)")
-    from ctx.ui.mcp.stdio import serve_stdio
-
-    serve_stdio()
-
-
 def register(cli: typer.Typer) -> None:
     """Add the ``mcp`` group, made afresh for each command tree."""
     group = typer.Typer(help=HELP, no_args_is_help=True)
     group.command("add")(mcp_add)
     group.command("list")(mcp_list)
     group.command("remove")(mcp_remove)
-    group.command("serve")(mcp_serve)
     cli.add_typer(group, name="mcp")

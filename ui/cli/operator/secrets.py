@@ -9,6 +9,7 @@ import typer
 
 from ctx.core import access
 from ctx.ui.cli.common import JsonOpt, console, dump_json, opened_app, read_stdin_text, table
+from ctx.ui.cli.present import local
 
 secrets_app = typer.Typer(
     help="Sealed secrets (backend API keys, tokens): set, list, delete; never shown again.",
@@ -17,6 +18,7 @@ secrets_app = typer.Typer(
 
 
 @secrets_app.command("set")
+@local
 def secrets_set(
     name: Annotated[str, typer.Argument(help="1-64 of a-z 0-9 . _ - (e.g. openai, github.token).")],
 ) -> None:
@@ -33,6 +35,7 @@ def secrets_set(
 
 
 @secrets_app.command("list")
+@local
 def secrets_list(as_json: JsonOpt = False) -> None:
     """Names, the key that sealed each, when it was set and the backends that use it (never a
     value)."""
@@ -47,6 +50,7 @@ def secrets_list(as_json: JsonOpt = False) -> None:
 
 
 @secrets_app.command("delete")
+@local
 def secrets_delete(name: Annotated[str, typer.Argument(help="The secret's name.")]) -> None:
     """Delete a secret."""
     with opened_app() as app, app.connection() as conn:

@@ -12,7 +12,7 @@ from rich.text import Text
 from ctx.core import access
 from ctx.core.blocks import get_type, load_types, update_type
 from ctx.core.client import Client, server_url
-from ctx.core.errors import CtxError, ValidationError
+from ctx.core.errors import ValidationError
 from ctx.core.runtime import apply_migrations, diagnose, redact, set_setting, unset_setting
 from ctx.ui.cli.common import (
     JsonOpt,
@@ -23,11 +23,14 @@ from ctx.ui.cli.common import (
     opened_app,
     table,
 )
+from ctx.ui.cli.present import local
+from ctx.ui.cli.server import server_check
 
 INIT_KEY_NAME = "admin (ctx init)"
 INIT_SCOPE = "default"
 
 
+@local
 def init(as_json: JsonOpt = False) -> None:
     """Create $CTX_HOME and the database, apply migrations and, the first time, an admin key."""
     with opened_app() as app:
@@ -65,6 +68,7 @@ def init(as_json: JsonOpt = False) -> None:
             )
 
 
+@local
 def migrate() -> None:
     """Apply pending database migrations."""
     app = current_app()
@@ -78,11 +82,12 @@ def migrate() -> None:
     console.print(f"{len(applied)} migration(s) applied" if applied else "database is up to date")
 
 
+@local
 def doctor(as_json: JsonOpt = False) -> None:
     """Check the database (server version, extensions, text search, migrations) and the server."""
     app = current_app()
     report = diagnose(app)
-    server = _server_check(Client())
+    server = server_check(Client())
     report["checks"].append(server)
     report["ok"] = report["ok"] and server["ok"]
     if as_json:
@@ -97,39 +102,11 @@ def doctor(as_json: JsonOpt = False) -> None:
         raise typer.Exit(1)
 
 
-def _server_check(client: Client) -> dict[str, Any]:
-    try:
-        health = client.health()
-    except CtxError as exc:
-        return {"name": "server", "ok": False, "detail": exc.message}
-    ok = health.get("status") == "ok"
-    version = "?"
-    if client.key:
-        try:
-            version = str(client.get("/api/version").get("version", "?"))
-        except CtxError:
-            version = "? (the key was refused)"
-    detail = f"ctx {version} at {client.url}: {health.get('status')}"
-    return {"name": "server", "ok": ok, "detail": detail}
-
-
-def health(as_json: JsonOpt = False) -> None:
-    """Is the server up (at CTX_URL, or this machine's server.host/server.port), and which
-    version."""
-    client = Client()
-    check = _server_check(client)
-    if as_json:
-        dump_json({"url": client.url, **check})
-    else:
-        console.print(check["detail"])
-    if not check["ok"]:
-        raise typer.Exit(1)
-
-
 keys_app = typer.Typer(help="Create, list and revoke API keys.", no_args_is_help=True)
 
 
 @keys_app.command("create")
+@local
 def keys_create(
     home_scope: Annotated[str, typer.Option("--home-scope", help="The only scope it writes.")],
     allowed_scopes: Annotated[
@@ -164,6 +141,7 @@ def keys_create(
 
 
 @keys_app.command("list")
+@local
 def keys_list(
     all_keys: Annotated[bool, typer.Option("--all", help="Include revoked keys.")] = False,
     as_json: JsonOpt = False,
@@ -191,6 +169,7 @@ def keys_list(
 
 
 @keys_app.command("revoke")
+@local
 def keys_revoke(
     key_id: Annotated[str, typer.Argument(help="Key id (or its prefix shown in lists).")],
 ) -> None:
@@ -206,6 +185,7 @@ settings_app = typer.Typer(
 
 
 @settings_app.command("list")
+@local
 def settings_list(as_json: JsonOpt = False) -> None:
     """Every setting with its value and where the value comes from."""
     with opened_app() as app:
@@ -225,6 +205,7 @@ def _shown(row: dict[str, Any]) -> str:
 
 
 @settings_app.command("get")
+@local
 def settings_get(key: str, as_json: JsonOpt = False) -> None:
     """One setting, with its source."""
     with opened_app() as app:
@@ -238,6 +219,7 @@ def settings_get(key: str, as_json: JsonOpt = False) -> None:
 
 
 @settings_app.command("set", context_settings={"ignore_unknown_options": True})
+@local
 def settings_set(key: str, value: str) -> None:
     """Store a value in the database layer (hot keys apply to running servers at once)."""
     with opened_app() as app:
@@ -251,6 +233,7 @@ def settings_set(key: str, value: str) -> None:
 
 
 @settings_app.command("unset")
+@local
 def settings_unset(key: str) -> None:
     """Remove the database value so the environment or the default applies again."""
     with opened_app() as app:
@@ -278,6 +261,7 @@ TYPE_TABLE = [
 
 
 @types_app.command("list")
+@local
 def types_list(as_json: JsonOpt = False) -> None:
     """All block types."""
     with opened_app() as app, app.connection() as conn:
@@ -289,6 +273,7 @@ def types_list(as_json: JsonOpt = False) -> None:
 
 
 @types_app.command("show")
+@local
 def types_show(name: str, as_json: JsonOpt = False) -> None:
     """Every field of one block type."""
     with opened_app() as app, app.connection() as conn:
@@ -301,6 +286,7 @@ def types_show(name: str, as_json: JsonOpt = False) -> None:
 
 
 @types_app.command("set")
+@local
 def types_set(
     name: str,
     assignments: Annotated[list[str], typer.Argument(help="field=value pairs.")],
@@ -317,6 +303,7 @@ def types_set(
     console.print(f"updated {spec.name}: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
 
 
+@local
 def plugins(as_json: JsonOpt = False) -> None:
     """Loaded plugins with version, source and the hooks they implement."""
     rows = [vars(p) for p in current_app().host.infos()]
@@ -330,7 +317,6 @@ def register(cli: typer.Typer) -> None:
     cli.command()(init)
     cli.command()(migrate)
     cli.command()(doctor)
-    cli.command()(health)
     cli.command()(plugins)
     cli.add_typer(keys_app, name="keys")
     cli.add_typer(settings_app, name="settings")

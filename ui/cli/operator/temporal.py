@@ -12,6 +12,7 @@ import typer
 from ctx.core.errors import ValidationError
 from ctx.core.temporal import TemporalParser, TemporalResult
 from ctx.ui.cli.common import current_app
+from ctx.ui.cli.present import local
 
 app = typer.Typer(help="Resolve dates in text with the deterministic temporal parser.")
 
@@ -44,6 +45,7 @@ def _describe(text: str, result: TemporalResult) -> str:
 
 
 @app.command()
+@local
 def parse(
     text: Annotated[
         str, typer.Argument(help='The text to parse, or "-" for one text per stdin line.')
