@@ -80,7 +80,7 @@ if TYPE_CHECKING:
         admit,
         may_see,
     )
-    from ctx.core.operations import Access, Kind, Operation, Reach, Rest
+    from ctx.core.operations import Access, Download, Kind, Operation, Reach, Reply, Rest
     from ctx.core.operations import Tool as ToolSurface
     from ctx.core.retrieval import (
         Candidate,
@@ -130,6 +130,7 @@ __all__ = [
     "Conflict",
     "CtxError",
     "DatabaseError",
+    "Download",
     "Embedder",
     "EmbedderFactory",
     "EmbeddingError",
@@ -157,6 +158,7 @@ __all__ = [
     "QueryStage",
     "RateLimited",
     "Reach",
+    "Reply",
     "RerankResult",
     "Reranker",
     "RerankerFactory",

@@ -70,6 +70,15 @@ class Download:
 
 
 @dataclass(frozen=True)
+class Reply:
+    """A JSON answer with a status of its own (``/health`` answers 503 with a body when the
+    database does not answer); anything else a service returns is the route's status."""
+
+    status: int
+    body: Any
+
+
+@dataclass(frozen=True)
 class Rest:
     """The operation as a REST route.
 

@@ -20,11 +20,11 @@ from typing import Annotated, Any
 import pydantic
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.encoders import jsonable_encoder
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from ctx.core import App, Principal, ValidationError
 from ctx.core.access import charge_limits
-from ctx.core.operations import Download, Operation, resolve
+from ctx.core.operations import Download, Operation, Reply, resolve
 from ctx.core.validation import error_message
 from ctx.ui.api.deps import get_admin, get_app, get_principal
 from ctx.ui.api.errors import ERROR_RESPONSES, error_response
@@ -187,6 +187,8 @@ def assemble(op: Operation, carried: pydantic.BaseModel | None, path: dict[str, 
 
 
 def _json(value: Any) -> Any:
+    if isinstance(value, Reply):
+        return JSONResponse(jsonable_encoder(value.body), status_code=value.status)
     return value
 
 
