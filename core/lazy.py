@@ -1,7 +1,7 @@
 """Package facades that import on first use.
 
 A facade (``ctx.core``, each capability package, ``ctx.ui``, ``ctx.ui.cli``) re-exports names from the modules
-behind it. Importing them all eagerly costs about a second (psycopg, sqlmodel, numpy), paid by
+behind it. Importing them all eagerly costs about a second (psycopg, numpy, the web framework), paid by
 every ``ctx`` invocation, the agent hooks included, which run on every prompt. So a facade
 declares its imports once, under ``if TYPE_CHECKING:`` (type checkers and readers see them as
 usual), and hands its module ``__getattr__`` to ``lazy_exports``, which reads those same import

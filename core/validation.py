@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ConfigDict, TypeAdapter, model_validator
-from sqlmodel import SQLModel
+from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, model_validator
 
 from ctx.core.errors import ValidationError
 from ctx.core.text import text_problem
@@ -89,15 +88,13 @@ def check_input(value: Any, path: str = "") -> None:
         raise ValidationError(f"{where or 'body'} {problem}", field=where or "body")
 
 
-class Strict(SQLModel):
+class Strict(BaseModel):
     """Base of every request model: unknown fields are refused, the whole input obeys the rule
     above before any field validator runs, and types are strict (``true`` is no number, ``0`` is
     no date, ``"5"`` is no limit). Dates and times arrive as ISO 8601 strings: declare them with
     ``IsoDate`` / ``IsoDateTime``."""
 
-    model_config = ConfigDict(  # type: ignore[assignment]
-        extra="forbid", populate_by_name=True, strict=True
-    )
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
     @model_validator(mode="before")
     @classmethod

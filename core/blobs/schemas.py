@@ -20,7 +20,7 @@ class BlobStore(Strict):
     filename: str | None = Field(default=None, max_length=255)
     mime_type: str = Field(default="application/octet-stream", max_length=255, pattern=MIME)
     tags: Tags = Field(default_factory=list)
-    # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
+    # "metadata" on the wire, ``meta`` in Python (as in every ctx model).
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
     sha256: str | None = Field(
         default=None, pattern=SHA256, description="The bytes' SHA-256; checked when given."

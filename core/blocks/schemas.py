@@ -1,7 +1,8 @@
 """Request and response shapes of the block operations, shared by the REST API, MCP tools and the
 CLI, and the text validators every request schema uses.
 
-These are SQLModel classes without ``table=True``: API schemas, kept apart from storage.
+These are API schemas (pydantic), kept apart from storage, which is SQL: a thin client imports
+them without any database code.
 """
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator
-from sqlmodel import SQLModel
+from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from ctx.core.validation import IsoDateTime, Strict
 
@@ -88,7 +88,7 @@ class StoreRequest(Strict):
     scope: str | None = Field(default=None, description="Defaults to the key's home scope.")
     block_type: BlockTypeName = "knowledge"
     tags: Tags = Field(default_factory=list, max_length=MAX_TAGS)
-    # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
+    # "metadata" on the wire, ``meta`` in Python (as in every ctx model).
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")
     sensitivity: Sensitivity | None = None
     occurred_at: StoredTime | None = Field(
@@ -118,7 +118,7 @@ class BlockChanges(Strict):
         return v
 
 
-class StoreResponse(SQLModel):
+class StoreResponse(BaseModel):
     id: str
     action: Literal["created", "updated"]
     scope: str
@@ -136,7 +136,7 @@ class SearchRequest(Strict):
     )
 
 
-class SearchHit(SQLModel):
+class SearchHit(BaseModel):
     id: str
     title: str
     category: str
@@ -148,7 +148,7 @@ class SearchHit(SQLModel):
     updated_at: datetime
 
 
-class SearchResponse(SQLModel):
+class SearchResponse(BaseModel):
     results: list[SearchHit]
     count: int
 
@@ -169,7 +169,7 @@ class ManageRequest(Strict):
     scope: str | None = None
 
 
-class BlockOut(SQLModel):
+class BlockOut(BaseModel):
     id: str
     scope: str
     category: str
@@ -187,7 +187,7 @@ class BlockOut(SQLModel):
     updated_at: datetime
 
 
-class BlockListItem(SQLModel):
+class BlockListItem(BaseModel):
     id: str
     scope: str
     category: str
@@ -202,7 +202,7 @@ class BlockListItem(SQLModel):
     updated_at: datetime
 
 
-class BlockStats(SQLModel):
+class BlockStats(BaseModel):
     blocks: int
     archived: int
     categories: int
@@ -214,13 +214,13 @@ class BlockStats(SQLModel):
     )
 
 
-class CategoryCount(SQLModel):
+class CategoryCount(BaseModel):
     category: str
     blocks: int
     last_write: datetime | None
 
 
-class ManageResponse(SQLModel):
+class ManageResponse(BaseModel):
     """What ``manage`` answers; the fields present depend on the action: ``block`` (get),
     ``blocks`` and ``count`` (list), ``stats``, ``categories``, or the changed block's ``id``,
     ``action``, ``scope``, ``category`` and ``title`` (delete, update, archive, unarchive)."""

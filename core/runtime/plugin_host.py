@@ -179,13 +179,16 @@ class PluginHost:
         load_entry_points: bool = True,
         environ: Mapping[str, str] | None = None,
         bridge: AsyncBridge | None = None,
+        core: bool = True,
     ) -> None:
+        """``core=False`` leaves out the core's own capabilities (the command line needs only
+        the plugins' commands, and loading the capabilities costs what a thin client avoids)."""
         env = os.environ if environ is None else environ
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.bridge = bridge or AsyncBridge()
         self.sources: dict[str, str] = {}
-        for name, core_module in CORE_PLUGINS.items():
+        for name, core_module in CORE_PLUGINS.items() if core else ():
             self._register(importlib.import_module(core_module), name, "core")
         for name, module_name in _builtin_modules(builtins):
             try:

@@ -78,7 +78,7 @@ class DocumentRequest(Request):
     tags: list[Annotated[str, StringConstraints(max_length=100)]] = Field(
         default_factory=list, max_length=50
     )
-    # "metadata" on the wire; the attribute is ``meta`` because SQLModel owns ``.metadata``.
+    # "metadata" on the wire, ``meta`` in Python (as in every ctx model).
     meta: dict[str, Any] = Field(
         default_factory=dict,
         alias="metadata",

@@ -55,7 +55,7 @@ class CloseRequest(Request):
 
 class IssueFilter(Request):
     # Read from the query string (GET /api/issues), where every value is text: "5" is a limit.
-    model_config = ConfigDict(strict=False)  # type: ignore[assignment]
+    model_config = ConfigDict(strict=False)
 
     state: Literal["open", "closed"] | None = Field(default=None, description="open or closed.")
     label: Name | None = Field(default=None, description="Only issues with this label.")

@@ -11,15 +11,8 @@ from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ctx.core.client import Client, ClientError, configured_url
-    from ctx.ui.cli.common import (
-        JsonOpt,
-        RateColumn,
-        console,
-        current_app,
-        dump_json,
-        opened_app,
-        table,
-    )
+    from ctx.ui.cli.common import JsonOpt, RateColumn, console, dump_json, table
+    from ctx.ui.cli.operator.app import current_app, opened_app
     from ctx.ui.cli.present import local, presents
     from ctx.ui.cli.root import build_cli, main, run
 

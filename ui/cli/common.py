@@ -1,13 +1,13 @@
-"""What every command shares: opening the App, printing JSON or tables, failing cleanly."""
+"""What every command shares: printing JSON, tables and snippets, reading standard input, failing
+cleanly. Nothing here loads server code (local commands open the App through ``operator.app``)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
@@ -17,10 +17,6 @@ from rich.table import Table
 from rich.text import Text
 
 from ctx.core.errors import ValidationError
-from ctx.ui.cli.clicklib import get_current_context
-
-if TYPE_CHECKING:
-    from ctx.core.app import App
 
 # No markup: user text ("[alpha/notes]") is printed as it is; styles come from rich.Text.
 console = Console(highlight=False, soft_wrap=True, markup=False)
@@ -96,27 +92,6 @@ def _cell(value: Any) -> str:
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M")
     return str(value)
-
-
-def current_app() -> App:
-    """The invocation's App (built once by ``run``); a fresh one outside a command."""
-    from ctx.core.app import App  # here, not at import: the agent hooks never build one
-
-    ctx = get_current_context(silent=True)
-    app = ctx.find_object(App) if ctx is not None else None
-    return app if app is not None else App()
-
-
-@contextmanager
-def opened_app(*, migrate: bool = True) -> Iterator[App]:
-    """The invocation's App, opened on the configured database (starting the embedded cluster
-    when needed) for the length of the block."""
-    app = current_app()
-    app.open(migrate=migrate)
-    try:
-        yield app
-    finally:
-        app.close()
 
 
 class RateColumn(ProgressColumn):

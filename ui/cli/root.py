@@ -1,7 +1,9 @@
 """The root of the ``ctx`` command line; plugins add commands through ``register_commands``.
 
-One ``App`` per invocation: ``run`` builds it (loading the plugins once), builds the command tree
-from it and hands it to the commands through the click context (``cli.common.current_app``).
+The command tree is built from the command modules and the plugins' ``register_commands``, found
+by a plugin host that loads no core capability: a command that talks to ctxd builds no App. A
+local command builds it on first use (``operator.app.current_app``), or uses the one ``run`` was
+given.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ from ctx.ui.cli.clicklib import (
 
 if TYPE_CHECKING:
     from ctx.core.app import App
+    from ctx.core.runtime import PluginHost
 
 
-def build_cli(app: App) -> typer.Typer:
+def build_cli(source: App | PluginHost | None = None) -> typer.Typer:
+    """The whole command tree; plugin commands from ``source`` (an App's plugins, a plugin host,
+    or by default the installed plugins, loaded without the core)."""
     from ctx.ui.cli import (
         agent_hooks,
         blob,
@@ -71,7 +76,10 @@ def build_cli(app: App) -> typer.Typer:
     secrets.register(cli)
     temporal.register(cli)
     tenants.register(cli)
-    add_plugin_commands(cli, app)
+    if source is None:
+        source = command_host()
+    host: PluginHost = source.host if hasattr(source, "host") else source
+    add_plugin_commands(cli, host)
     cli.command()(serve)
     return cli
 
@@ -135,11 +143,19 @@ def _command_name(info: Any) -> str:
     return info.callback.__name__.replace("_", "-") if info.callback else ""
 
 
-def add_plugin_commands(cli: typer.Typer, app: App) -> None:
+def command_host() -> PluginHost:
+    """The built-in and installed plugins, without the core's capabilities (which add no
+    commands): enough to build the command tree."""
+    from ctx.core.runtime import PluginHost
+
+    return PluginHost(core=False)
+
+
+def add_plugin_commands(cli: typer.Typer, host: PluginHost) -> None:
     """Let each plugin add commands; a name that is already taken stops with both owners named."""
     owners = {_command_name(c): "ctx" for c in [*cli.registered_commands, *cli.registered_groups]}
     problems = []
-    for plugin, call in app.host.each_plugin("register_commands"):
+    for plugin, call in host.each_plugin("register_commands"):
         commands, groups = len(cli.registered_commands), len(cli.registered_groups)
         call(cli=cli)
         added = [*cli.registered_commands[commands:], *cli.registered_groups[groups:]]
@@ -180,9 +196,6 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
             # agent hooks run on every prompt: they need no plugins, and loading them is slow
             command = typer.main.get_command(agent_cli())
         else:
-            from ctx.core.app import App  # only here: the agent commands never build one
-
-            app = app or App()
             command = typer.main.get_command(build_cli(app))
         tidy_help(command)
         result = command.main(args=args, prog_name="ctx", standalone_mode=False, obj=app)

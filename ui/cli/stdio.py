@@ -21,7 +21,7 @@ def mcp_serve(
     """
     if not stdio:
         raise CtxError("ctx mcp serve needs --stdio (over HTTP, ctxd serves MCP at /mcp)")
-    from ctx.ui.mcp.stdio import serve_stdio
+    from ctx.ui.mcp.bridge import serve_stdio
 
     serve_stdio()
 

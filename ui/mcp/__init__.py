@@ -1,33 +1,15 @@
-"""The MCP surface: ``/mcp`` (streamable HTTP) in ctxd and ``ctx mcp serve --stdio``."""
+"""The MCP surface: ``/mcp`` (streamable HTTP) in ctxd and ``ctx mcp serve --stdio`` (a relay to
+ctxd, ``bridge``, or the local store, ``stdio``). Names are imported on first use, so the relay
+loads none of the server."""
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
+from ctx.core.lazy import lazy_exports
 
-from fastapi import FastAPI
-from starlette.routing import Route
-
-from ctx.core import App
-from ctx.ui.mcp.http import McpEndpoint
-from ctx.ui.mcp.server import build_server, compact_json
+if TYPE_CHECKING:
+    from ctx.ui.mcp.http import McpEndpoint, mount
+    from ctx.ui.mcp.server import build_server, compact_json
 
 __all__ = ["McpEndpoint", "build_server", "compact_json", "mount"]
 
-
-def mount(server: FastAPI, app: App) -> McpEndpoint:
-    """Serve ``/mcp`` and run the SDK's session manager for as long as ``server`` runs."""
-    endpoint = McpEndpoint(app)
-    server.router.routes.append(
-        Route("/mcp", endpoint=endpoint, methods=["GET", "POST", "DELETE", "OPTIONS"])
-    )
-    outer = server.router.lifespan_context
-
-    @contextlib.asynccontextmanager
-    async def lifespan(asgi: Any) -> AsyncIterator[Any]:
-        async with outer(asgi) as state, endpoint.running():
-            yield state
-
-    server.router.lifespan_context = lifespan
-    return endpoint
+__getattr__, __dir__ = lazy_exports(__name__, __file__, globals())

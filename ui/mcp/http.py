@@ -11,9 +11,11 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from fastapi import FastAPI
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.datastructures import Headers
 from starlette.requests import Request
+from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from ctx.core import App, CtxError, Principal, Unauthorized
@@ -110,3 +112,20 @@ async def _send_json(
 ) -> None:
     for message in json_messages(status, body, extra):
         await send(message)
+
+
+def mount(server: FastAPI, app: App) -> McpEndpoint:
+    """Serve ``/mcp`` and run the SDK's session manager for as long as ``server`` runs."""
+    endpoint = McpEndpoint(app)
+    server.router.routes.append(
+        Route("/mcp", endpoint=endpoint, methods=["GET", "POST", "DELETE", "OPTIONS"])
+    )
+    outer = server.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(asgi: Any) -> AsyncIterator[Any]:
+        async with outer(asgi) as state, endpoint.running():
+            yield state
+
+    server.router.lifespan_context = lifespan
+    return endpoint

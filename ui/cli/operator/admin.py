@@ -18,11 +18,10 @@ from ctx.ui.cli.common import (
     JsonOpt,
     comma_list,
     console,
-    current_app,
     dump_json,
-    opened_app,
     table,
 )
+from ctx.ui.cli.operator.app import current_app, opened_app
 from ctx.ui.cli.present import local
 from ctx.ui.cli.server import server_check
 

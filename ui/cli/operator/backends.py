@@ -11,7 +11,8 @@ from rich.text import Text
 
 from ctx.core import llm
 from ctx.core.errors import ValidationError
-from ctx.ui.cli.common import JsonOpt, console, dump_json, opened_app, table
+from ctx.ui.cli.common import JsonOpt, console, dump_json, table
+from ctx.ui.cli.operator.app import opened_app
 from ctx.ui.cli.present import local
 
 backends_app = typer.Typer(

@@ -18,7 +18,8 @@ from rich.progress import (
 
 from ctx.core import embed
 from ctx.core.runtime import Listener, Worker
-from ctx.ui.cli.common import JsonOpt, RateColumn, console, dump_json, opened_app, table
+from ctx.ui.cli.common import JsonOpt, RateColumn, console, dump_json, table
+from ctx.ui.cli.operator.app import opened_app
 from ctx.ui.cli.present import local
 
 app = typer.Typer(help="Embedding generations: status, rebuild, reblend.", no_args_is_help=True)

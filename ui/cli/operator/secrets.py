@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ctx.core import access
-from ctx.ui.cli.common import JsonOpt, console, dump_json, opened_app, read_stdin_text, table
+from ctx.ui.cli.common import JsonOpt, console, dump_json, read_stdin_text, table
+from ctx.ui.cli.operator.app import opened_app
 from ctx.ui.cli.present import local
 
 secrets_app = typer.Typer(

@@ -11,7 +11,7 @@ import typer
 
 from ctx.core.errors import ValidationError
 from ctx.core.temporal import TemporalParser, TemporalResult
-from ctx.ui.cli.common import current_app
+from ctx.ui.cli.operator.app import current_app
 from ctx.ui.cli.present import local
 
 app = typer.Typer(help="Resolve dates in text with the deterministic temporal parser.")
