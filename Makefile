@@ -41,9 +41,14 @@ run: install
 	@$(BIN)/ctx init
 	@$(BIN)/ctx serve
 
+# Tests run in parallel, whole modules per worker (they share module fixtures); each test has its own
+# database and each worker its own PostgreSQL. One worker more than cores: much of a test's time
+# is spent waiting on PostgreSQL, servers and subprocesses.
+TEST_WORKERS ?= 3
+
 test: dev
 	$(BIN)/lint-imports --no-cache --no-logo
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 lint: dev
 	$(BIN)/ruff check .

@@ -137,7 +137,7 @@ def load(which: str) -> list[Pair]:
 def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
     """Cosine of each pair's raw embeddings; cached under the temp folder by content hash
     (embedding ~1,700 notes takes minutes on two cores)."""
-    from ctx.plugins.embed.local import e5_factory, minilm_factory
+    from ctx.plugins.embed.local_models import e5_factory, minilm_factory
 
     texts = [block_text(p.a_title, p.a_content) for p in pairs]
     texts += [block_text(p.b_title, p.b_content) for p in pairs]

@@ -31,6 +31,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 import openai_server  # noqa: E402  (from the folder just put on the path)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules with a test marked ``slow`` run first: ``make test`` hands whole modules to
+    parallel workers in this order, and a long module handed out last would run alone at the
+    end while the other workers idle."""
+    slow = {
+        item.module.__name__ for item in items if item.get_closest_marker("slow") and item.module
+    }
+    items.sort(key=lambda item: item.module is None or item.module.__name__ not in slow)
+
+
 @pytest.fixture(scope="module")
 def peer() -> Iterator[openai_server.OpenAIServer]:
     """A loopback OpenAI-compatible server for the module's tests."""

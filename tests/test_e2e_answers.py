@@ -11,7 +11,10 @@ import time
 from pathlib import Path
 
 import openai_server
+import pytest
 from ctxd import clean_env, ctx, free_port, start_server, stop, wait_healthy
+
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
 
 def test_ctx_query_answers_from_a_backend_added_while_ctxd_runs(

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from ctxd import clean_env, ctx, free_port, start_server, stop, wait_healthy
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 
 @pytest.fixture
 def base_env(tmp_path: Path) -> dict[str, str]:

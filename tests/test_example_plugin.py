@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN_SOURCE = ROOT / "docs" / "examples" / "ctx-example-plugin"
 DIST = "ctx-example-plugin"

@@ -1,4 +1,4 @@
-"""Sustained mixed load, the bounded form (issue 19): a real ``ctxd`` under four clients for 45 s.
+"""Sustained mixed load, the bounded form (issue 19): a real ``ctxd`` under four clients for 25 s.
 
 The same driver as ``bench/load.py`` (tests/support/load_kit.py), shorter and with fewer clients:
 store, query, search, MCP search and store and governor turns all run, none fails, and every
@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cluster_kit import Fleet
 from load_kit import OPERATIONS, Load, client_keys, lift_rate_limits, memory_summary, op_rows
 
-SECONDS = 45
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
+SECONDS = 25
 CLIENTS = 4
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from ctxd import clean_env, ctx, free_port, start_server, stop, wait_healthy
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 

@@ -1,7 +1,10 @@
 """Schema-driven fuzzing of a live ctxd: schemathesis generates requests from /openapi.json.
 
-Every operation gets ``examples`` generated requests per key and generation mode (valid data, and
-data that breaks the schema), sent over one keep-alive HTTP session to a real server on loopback.
+Every operation gets up to ``examples`` generated requests per key and generation mode (valid
+data, and data that breaks the schema), sent over one keep-alive HTTP session to a real server on
+loopback. With ``seconds``, the run is bounded by time instead: each operation, key and mode gets
+an equal slice of it (and still at most ``examples``), so every operation is reached however slow
+the machine.
 A finding is any 5xx, a 4xx whose body is not a JSON error (``error`` and ``message``), or a
 request the server dropped. Used by ``tests/ui/api/test_fuzz.py`` (a bounded run) and by
 ``bench/fuzz.py`` (a long one).
@@ -10,6 +13,7 @@ request the server dropped. Used by ``tests/ui/api/test_fuzz.py`` (a bounded run
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +44,8 @@ class Report:
     requests: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
+    #: requests sent per operation label ("POST /api/store")
+    operations: Counter[str] = field(default_factory=Counter)
 
 
 def _describe(case: Any) -> str:
@@ -78,6 +84,12 @@ def _conformance(case: Any, response: requests.Response) -> str | None:
     return None
 
 
+def schema_operations(base_url: str) -> list[Any]:
+    """The operations of the server's OpenAPI schema, as schemathesis sees them."""
+    schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
+    return [result.ok() for result in schema.get_all_operations()]
+
+
 def fuzz(
     base_url: str,
     keys: dict[str, str],
@@ -86,16 +98,16 @@ def fuzz(
     seed: int = 0,
     modes: tuple[GenerationMode, ...] = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE),
     block_ids: tuple[str, ...] = (),
+    seconds: float | None = None,
 ) -> Report:
     """Fuzz every operation of the server's schema with each key; return what happened.
 
     With ``block_ids`` (blocks the ``user`` key owns), the manage operation gets one more pass
     with that key: each generated body becomes an edit of a real block with the generated
     ``changes``, so they reach the write path instead of stopping at "no such block"."""
-    schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
     report = Report()
     session = requests.Session()  # keep-alive: a dropped connection shows up as a finding
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = schema_operations(base_url)
     nothing: tuple[str, ...] = ()
     passes = [(op, key, examples, nothing) for op in operations for key in keys.items()]
     if block_ids and "user" in keys:
@@ -105,9 +117,11 @@ def fuzz(
             for op in operations
             if op.method.upper() == "POST" and op.path == "/api/manage"
         ]
+    share = None if seconds is None else seconds / (len(passes) * len(modes))
     for operation, key, count, ids in passes:
         for mode in modes:
-            _fuzz_one(report, session, base_url, operation, key, mode, count, seed, ids)
+            until = None if share is None else time.monotonic() + share
+            _fuzz_one(report, session, base_url, operation, key, mode, count, seed, ids, until)
     return report
 
 
@@ -121,8 +135,10 @@ def _fuzz_one(
     examples: int,
     seed: int,
     block_ids: tuple[str, ...],
+    until: float | None = None,
 ) -> None:
     key_name, token = key
+    sent = 0
 
     @hypothesis_seed(seed)
     @settings(
@@ -134,7 +150,12 @@ def _fuzz_one(
     )
     @given(case=operation.as_strategy(generation_mode=mode))
     def run(case: Any) -> None:
+        nonlocal sent
+        if sent and until is not None and time.monotonic() > until:
+            return  # this slice of the time is spent: the rest of the examples pass unsent
+        sent += 1
         report.requests += 1
+        report.operations[operation.label] += 1
         body = getattr(case, "body", None)
         if block_ids and isinstance(body, dict):  # the edit pass: generated changes, a real block
             changes = body.get("changes", body)

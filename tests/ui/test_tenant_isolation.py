@@ -52,6 +52,8 @@ from ctx.core.guard import run_checks
 from ctx.ui import create_app
 from ctx.ui.cli import run
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 HOME_MOVED = "home_moved"  # pre-tenant rule and globex's key now homed in acme: it writes there
 MISSING = str(uuid.UUID(int=0x4242))  # an id nobody has: the answer for it is "not found"
 

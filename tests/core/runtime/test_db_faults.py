@@ -42,6 +42,8 @@ from web_kit import Browser
 from ctx.core import App
 from ctx.core.errors import DatabaseError
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 CLIENT_TIMEOUT = 20.0  # a request still unanswered after this counts as hanging
 FILE_LIMIT = 40 * 1_048_576  # above a 16 MB WAL segment, below what the test stores
 BLOB_BYTES = 4 * 1_048_576

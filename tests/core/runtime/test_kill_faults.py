@@ -62,6 +62,8 @@ from ctx.core import App, access
 from ctx.core.blocks import StoreRequest, store_block
 from ctx.core.runtime import set_setting
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 SESSION = "kill-test"
 # the vectors of the active generation for each block's current content
 CURRENT_VECTORS = (

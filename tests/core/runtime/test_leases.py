@@ -19,6 +19,8 @@ from ctx.core import App, Principal, StoreRequest, embed, store_block
 from ctx.core.runtime import Lease, claim, enqueue, fail, finish, requeue
 from ctx.core.runtime.lease import LEASE_CLASS
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 ALPHA = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
 
 

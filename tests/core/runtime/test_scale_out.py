@@ -32,6 +32,8 @@ from cluster_kit import (
     wait_for,
 )
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 JOBS = 40  # embed jobs of the exactly-once act
 HELD = 12  # blocks stored while the embedder hangs, in the kill -9 act
 

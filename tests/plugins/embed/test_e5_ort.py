@@ -10,6 +10,8 @@ import pytest
 
 from ctx.plugins.embed.e5_ort import E5Ort
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 TEXTS = [
     "The backup job runs every night at 02:00 UTC; restores take 47 minutes.",
     "Die Größe des Straßenbauprojekts in München: 12,5 km², Kosten ≈ 3,4 Mio. € (Stand 3. März).",

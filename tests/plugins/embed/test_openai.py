@@ -13,7 +13,7 @@ import pytest
 from ctx.core import ConfigError, EmbeddingError
 from ctx.core.embed import create_embedder, embedder_factories, l2_normalize
 from ctx.core.runtime import PluginHost
-from ctx.plugins.embed.openai import OpenAIEmbedder
+from ctx.plugins.embed.openai_embedder import OpenAIEmbedder
 
 NATIVE = 64
 

@@ -15,6 +15,8 @@ import token_references
 
 from ctx.plugins.tokens.estimate import lexicon
 
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
+
 
 def test_words_are_ascii_letters() -> None:
     words = lexicon()

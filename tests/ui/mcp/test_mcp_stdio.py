@@ -9,12 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from ctxd import CLI, clean_env, ctx, free_port
 from live import live_server
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from ctx.core import App
+
+pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
 
 def stdio_session(env: dict[str, str], log: Path, calls: list[tuple[str, dict[str, Any]]]) -> Any:
