@@ -10,7 +10,6 @@ from fastapi.staticfiles import StaticFiles
 from ctx.ui.api import (
     admin,
     backends,
-    blobs,
     blocks,
     docs,
     dream,
@@ -38,7 +37,6 @@ ROUTERS = (
     guard.router,
     dream.router,
     transfer.router,
-    blobs.router,
     tenants.router,
 )
 
