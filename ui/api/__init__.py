@@ -18,7 +18,6 @@ from ctx.ui.api import (
     health,
     observe,
     tenants,
-    transfer,
 )
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
@@ -36,7 +35,6 @@ ROUTERS = (
     graph.router,
     guard.router,
     dream.router,
-    transfer.router,
     tenants.router,
 )
 
