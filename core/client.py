@@ -109,7 +109,7 @@ class Client:
     ) -> Iterator[tuple[str, dict[str, Any]]]:
         """POST ``body`` (to a path, or an operation's route) and yield the server-sent events of
         the answer as ``(event, data)``."""
-        path = target if isinstance(target, str) else route_of(target, {})[0]
+        path = _path_of(target)
         if not self.key:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
         timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10))
@@ -137,8 +137,10 @@ class Client:
                 "is the server still running?"
             ) from exc
 
-    def lines(self, path: str, params: dict[str, Any] | None = None) -> Iterator[str]:
-        """GET ``path`` and yield the lines of the answer as they arrive (JSON lines)."""
+    def lines(self, target: str | Operation, params: dict[str, Any] | None = None) -> Iterator[str]:
+        """GET ``target`` (a path, or an operation's route) and yield the lines of the answer as
+        they arrive (JSON lines)."""
+        path = _path_of(target)
         if not self.key:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
         timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10))
@@ -159,8 +161,10 @@ class Client:
                 "is the server still running?"
             ) from exc
 
-    def post_stream(self, path: str, content: Iterator[bytes]) -> dict[str, Any]:
-        """POST a JSON body produced piece by piece (a file encoded as it is read)."""
+    def post_stream(self, target: str | Operation, content: Iterator[bytes]) -> dict[str, Any]:
+        """POST a JSON body produced piece by piece (a file encoded as it is read) to a path, or
+        an operation's route."""
+        path = _path_of(target)
         if not self.key:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
         try:
@@ -177,8 +181,12 @@ class Client:
             self._raise_for(response)
         return dict(response.json())
 
-    def download(self, path: str, sink: Any) -> dict[str, str]:
-        """GET ``path`` and write the bytes to ``sink`` as they arrive; the answer's headers."""
+    def download(
+        self, target: str | Operation, sink: Any, values: Mapping[str, Any] | None = None
+    ) -> dict[str, str]:
+        """GET ``target`` (a path, or an operation's route with its path parameters from
+        ``values``) and write the bytes to ``sink`` as they arrive; the answer's headers."""
+        path = _path_of(target, values)
         if not self.key:
             raise ClientError("no API key: set CTX_API_KEY (create one with `ctx keys create`)")
         try:
@@ -249,6 +257,11 @@ def route_of(op: Operation, values: Mapping[str, Any] | None) -> tuple[str, dict
     for name in op.rest.path_params:
         path = path.replace("{" + name + "}", quote(str(rest.pop(name)), safe=""))
     return path, rest
+
+
+def _path_of(target: str | Operation, values: Mapping[str, Any] | None = None) -> str:
+    """A path as it is, or the path of an operation's route with its parameters filled in."""
+    return target if isinstance(target, str) else route_of(target, values)[0]
 
 
 def _json_event(text: str) -> dict[str, Any]:

@@ -10,9 +10,17 @@ from typing import TYPE_CHECKING
 from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from ctx.core.blobs.operations import (
+        BLOB_BYTES,
+        FETCH_BLOB,
+        MANAGE_BLOBS,
+        SEARCH_BLOBS,
+        STORE_BLOB,
+    )
     from ctx.core.blobs.schemas import (
         BlobFetch,
         BlobManage,
+        BlobRaw,
         BlobSearch,
         BlobStore,
     )
@@ -26,8 +34,14 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "BLOB_BYTES",
+    "FETCH_BLOB",
+    "MANAGE_BLOBS",
+    "SEARCH_BLOBS",
+    "STORE_BLOB",
     "BlobFetch",
     "BlobManage",
+    "BlobRaw",
     "BlobSearch",
     "BlobStore",
     "blob_chunks",

@@ -1,10 +1,12 @@
-"""The blobs capability's settings."""
+"""The blobs capability's settings and operations."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ctx.core.blobs import operations
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
 from ctx.core.runtime import Setting
 
 
@@ -31,3 +33,9 @@ def register_settings(register: Callable[[Setting], None]) -> None:
             maximum=100_000,
         )
     )
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)

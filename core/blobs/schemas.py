@@ -47,3 +47,7 @@ class BlobManage(Strict):
     id: str | None = None
     scope: str | None = None
     limit: int = Field(default=50, ge=1, le=500)
+
+
+class BlobRaw(Strict):
+    blob_id: str = Field(description="The blob's id (or a unique prefix of 4+ hex).")

@@ -4,6 +4,8 @@ the declaration (``ctx.core.operations``). Only models are imported here; the se
 from __future__ import annotations
 
 from ctx.core.blocks.schemas import (
+    ExportRequest,
+    ImportRequest,
     ManageRequest,
     ManageResponse,
     SearchRequest,
@@ -143,4 +145,29 @@ BLOCK_STATS = Operation(
         "use (reuse them when storing).",
         idempotent=True,
     ),
+)
+
+EXPORT_BLOCKS = Operation(
+    name="blocks.export",
+    summary="Every block of the key's read scopes (or of ``scope``) as JSON lines.",
+    description="Every block of the key's read scopes (or of ``scope``) with its metadata, "
+    "temporal anchors and links, as JSON lines: a header, blocks, links, an end line with the "
+    "counts.",
+    service="ctx.core.blocks.transfer:export_lines",
+    input=ExportRequest,
+    rest=Rest("GET", "/api/export", answer="lines"),
+    cli=True,
+)
+
+IMPORT_BLOCKS = Operation(
+    name="blocks.import",
+    summary="Import a batch of export lines in one transaction.",
+    description="Import a batch of export lines in one transaction: blocks keep their ids and "
+    "times, links join them; what is already here unchanged stays as it is.",
+    service="ctx.core.blocks.transfer:import_batch",
+    input=ImportRequest,
+    kind="write",
+    reach="home",
+    rest=Rest("POST", "/api/import"),
+    cli=True,
 )

@@ -235,3 +235,13 @@ class ManageResponse(BaseModel):
     scope: str | None = None
     category: str | None = None
     title: str | None = None
+
+
+class ExportRequest(Strict):
+    scope: list[str] | None = Field(default=None, description="Scopes to export (default: all).")
+
+
+class ImportRequest(Strict):
+    records: list[dict[str, Any]] = Field(
+        min_length=1, description="Lines of a `ctx export` file, the header first."
+    )

@@ -22,7 +22,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from ctx.core.access import Principal, validate_scope
-from ctx.core.blocks.schemas import StoreRequest
+from ctx.core.blocks.schemas import ExportRequest, ImportRequest, StoreRequest
 from ctx.core.blocks.write import prepare_write, record_write, write_values
 from ctx.core.errors import Forbidden, ValidationError
 
@@ -193,6 +193,11 @@ SELECT l.source_id, l.target_id, l.link_type, l.confidence, l.origin, l.status, 
   JOIN context_blocks t ON t.id = l.target_id AND t.scope = ANY(%(scopes)s)
  ORDER BY l.created_at, l.id
 """
+
+
+def export_lines(app: App, who: Principal, req: ExportRequest) -> Iterator[dict[str, Any]]:
+    """``GET /api/export``: the records of ``export_records`` for the requested scopes."""
+    return export_records(app, who, req.scope)
 
 
 def _stream(
@@ -367,3 +372,8 @@ def _import_link(conn: psycopg.Connection[Any], who: Principal, link: LinkRecord
          link.status, link.note, link.created_at),
     ).fetchone()  # fmt: skip
     return "created" if row is not None else "unchanged"
+
+
+def import_batch(app: App, who: Principal, req: ImportRequest) -> dict[str, Any]:
+    """``POST /api/import``: one batch of export lines, in one transaction."""
+    return import_records(app, who, req.records)

@@ -13,21 +13,32 @@ from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ctx.core.governor.cache import ByteLRU, CacheFactory, ExternalCache, TieredCache
-    from ctx.core.governor.chat import (
-        CHAT_PREFIX,
-        ChatTurn,
-        ChatTurnRequest,
-        is_chat_session,
-        new_session,
-        start_turn,
-    )
+    from ctx.core.governor.chat import ChatTurn, is_chat_session, new_session, start_turn
     from ctx.core.governor.chatlog import chat_history, chat_sessions
     from ctx.core.governor.envelope import DeskItem, Pin, build, event_message
     from ctx.core.governor.events import INDEX_KIND, Event
     from ctx.core.governor.governor import Governor
     from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE, WorkRing
+    from ctx.core.governor.operations import (
+        CHAT_SESSION,
+        CHAT_SESSIONS,
+        CHAT_TURN,
+        GOVERNOR_COMMIT,
+        GOVERNOR_FLUSH,
+        GOVERNOR_INGEST,
+        GOVERNOR_PREPARE,
+        GOVERNOR_PROMOTE,
+        GOVERNOR_PROTECT,
+        GOVERNOR_RELEASE,
+        GOVERNOR_STATUS,
+        GOVERNOR_THREADS,
+    )
     from ctx.core.governor.promotion import chunks, ingest, promote
     from ctx.core.governor.schemas import (
+        CHAT_PREFIX,
+        ChatSessionRequest,
+        ChatSessionsRequest,
+        ChatTurnRequest,
         CommitRequest,
         EventIn,
         FlushRequest,
@@ -39,6 +50,7 @@ if TYPE_CHECKING:
         ReleaseRequest,
         StatusRequest,
         ThreadRef,
+        ThreadsRequest,
     )
     from ctx.core.governor.threads import CATEGORY_PREFIX, Thread, category_for
     from ctx.core.governor.tokens import (
@@ -52,11 +64,25 @@ if TYPE_CHECKING:
 __all__ = [
     "CATEGORY_PREFIX",
     "CHAT_PREFIX",
+    "CHAT_SESSION",
+    "CHAT_SESSIONS",
+    "CHAT_TURN",
+    "GOVERNOR_COMMIT",
+    "GOVERNOR_FLUSH",
+    "GOVERNOR_INGEST",
+    "GOVERNOR_PREPARE",
+    "GOVERNOR_PROMOTE",
+    "GOVERNOR_PROTECT",
+    "GOVERNOR_RELEASE",
+    "GOVERNOR_STATUS",
+    "GOVERNOR_THREADS",
     "INDEX_HANDLER",
     "INDEX_KIND",
     "RECORD_TYPE",
     "ByteLRU",
     "CacheFactory",
+    "ChatSessionRequest",
+    "ChatSessionsRequest",
     "ChatTurn",
     "ChatTurnRequest",
     "CommitRequest",
@@ -76,6 +102,7 @@ __all__ = [
     "StatusRequest",
     "Thread",
     "ThreadRef",
+    "ThreadsRequest",
     "TieredCache",
     "TokenCounter",
     "WorkRing",

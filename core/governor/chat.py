@@ -16,17 +16,20 @@ then yields the turn's events as ``(name, data)``.
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, field_validator
-
 from ctx.core.errors import Conflict, CtxError
 from ctx.core.governor.chattools import ToolUse, parse_arguments, run_tool, strongest, tool_specs
-from ctx.core.governor.schemas import CommitRequest, PrepareRequest
+from ctx.core.governor.schemas import (
+    CHAT_PREFIX,
+    SESSION_RE,
+    ChatTurnRequest,
+    CommitRequest,
+    PrepareRequest,
+)
 from ctx.core.llm import (
     SENSITIVITY_ORDER,
     NoBackend,
@@ -37,15 +40,12 @@ from ctx.core.llm import (
     available,
     strip_reasoning,
 )
-from ctx.core.validation import Strict
 
 if TYPE_CHECKING:
     from ctx.core.access import Principal
     from ctx.core.app import App
 
 ROLE = "chat"
-CHAT_PREFIX = "chat-"
-SESSION_RE = re.compile(r"^chat-[A-Za-z0-9_-]{1,64}$")
 MAX_ROUNDS = 4  # rounds of tool calls before the model must answer in text
 MAX_CALLS = 8  # calls run per round; more are answered "not run"
 NO_BACKEND_FIX = (
@@ -69,42 +69,6 @@ class NoChatBackend(Conflict):
     a 5xx would say the server broke."""
 
     code = "no_backend"
-
-
-class ChatTurnRequest(Strict):
-    """One chat turn: the session (a new one when left out), the user's message, the budget."""
-
-    session: str | None = Field(
-        default=None,
-        max_length=69,
-        description="The chat session: `chat-` and up to 64 letters, digits, `-` or `_`; a new "
-        "session when left out.",
-    )
-    message: str = Field(max_length=100_000, description="The user's message.")
-    budget: int | None = Field(
-        default=None,
-        ge=64,
-        le=2_000_000,
-        description="Token budget of the envelope (default governor.default_budget); tool "
-        "definitions and tool results come on top.",
-    )
-
-    @field_validator("message")
-    @classmethod
-    def _message(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("message must not be empty")
-        return v
-
-    @field_validator("session")
-    @classmethod
-    def _session(cls, v: str | None) -> str | None:
-        if v is not None and not SESSION_RE.match(v):
-            raise ValueError(
-                "session must be 'chat-' followed by 1-64 letters, digits, '-' or '_' (leave it "
-                "out to start a new session)"
-            )
-        return v
 
 
 def new_session() -> str:

@@ -1,5 +1,6 @@
-"""The governor as a plugin of the core: settings, the index job, the MCP tools, and the rule
-that a governed thread's records are written by the governor alone."""
+"""The governor as a plugin of the core: settings, the index job, its operations (REST routes, MCP
+tools, commands), and the rule that a governed thread's records are written by the governor
+alone."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.errors import Forbidden
+from ctx.core.governor import operations
 from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE
 from ctx.core.governor.settings import SETTINGS
 from ctx.core.governor.threads import is_thread_category
-from ctx.core.governor.tools import GOVERNOR_TOOLS
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
 
 if TYPE_CHECKING:
     import psycopg
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
     from ctx.core.app import App
     from ctx.core.blocks import BlockWrite
     from ctx.core.runtime import JobHandler, Setting
-    from ctx.core.tools import Tool
 
 
 @hookimpl
@@ -35,9 +36,9 @@ def register_job_handlers(register: Callable[[JobHandler], None]) -> None:
 
 
 @hookimpl
-def register_mcp_tools(register: Callable[[Tool], None]) -> None:
-    for tool in GOVERNOR_TOOLS:
-        register(tool)
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)
 
 
 @hookimpl

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
@@ -149,3 +150,61 @@ class IngestRequest(Strict):
     format: Literal["markdown", "text"] = "markdown"
     chunk_chars: int = Field(default=1500, ge=200, le=20_000)
     sensitivity: Sensitivity | None = None
+
+
+class ThreadsRequest(Strict):
+    """The threads a key can see: one collection's, or those of all its readable scopes."""
+
+    collection: str | None = Field(default=None, max_length=50, description="Only this scope.")
+    limit: int = Field(default=50, ge=1, le=500, description="Most threads.")
+
+
+# -- chat -------------------------------------------------------------------------------------------
+
+CHAT_PREFIX = "chat-"
+SESSION_RE = re.compile(r"^chat-[A-Za-z0-9_-]{1,64}$")
+
+
+class ChatTurnRequest(Strict):
+    """One chat turn: the session (a new one when left out), the user's message, the budget."""
+
+    session: str | None = Field(
+        default=None,
+        max_length=69,
+        description="The chat session: `chat-` and up to 64 letters, digits, `-` or `_`; a new "
+        "session when left out.",
+    )
+    message: str = Field(max_length=100_000, description="The user's message.")
+    budget: int | None = Field(
+        default=None,
+        ge=64,
+        le=2_000_000,
+        description="Token budget of the envelope (default governor.default_budget); tool "
+        "definitions and tool results come on top.",
+    )
+
+    @field_validator("message")
+    @classmethod
+    def _message(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("message must not be empty")
+        return v
+
+    @field_validator("session")
+    @classmethod
+    def _session(cls, v: str | None) -> str | None:
+        if v is not None and not SESSION_RE.match(v):
+            raise ValueError(
+                "session must be 'chat-' followed by 1-64 letters, digits, '-' or '_' (leave it "
+                "out to start a new session)"
+            )
+        return v
+
+
+class ChatSessionsRequest(Strict):
+    limit: int = Field(default=50, ge=1, le=500, description="Most sessions.")
+
+
+class ChatSessionRequest(Strict):
+    session: str = Field(description="The chat session's id (`chat-` and up to 64 characters).")
+    limit: int = Field(default=200, ge=1, le=1000, description="The last this many turns.")

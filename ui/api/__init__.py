@@ -10,18 +10,14 @@ from fastapi.staticfiles import StaticFiles
 from ctx.ui.api import (
     admin,
     backends,
-    blobs,
     blocks,
-    chat,
     docs,
     dream,
-    governor,
     graph,
     guard,
     health,
     observe,
     tenants,
-    transfer,
 )
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
@@ -39,10 +35,6 @@ ROUTERS = (
     graph.router,
     guard.router,
     dream.router,
-    governor.router,
-    chat.router,
-    transfer.router,
-    blobs.router,
     tenants.router,
 )
 

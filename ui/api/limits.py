@@ -25,12 +25,6 @@ MODEL = ("model",)
 #: (method, route path) -> the limits a request counts against, where the method's default is
 #: wrong.
 ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("POST", "/api/blob/fetch"): READ,
-    ("POST", "/api/blob/search"): READ,
-    ("POST", "/api/blob/manage"): READ,  # + writes for delete
-    ("POST", "/api/governor/status"): READ,
-    ("POST", "/api/governor/prepare"): (*WRITE, *READ),  # stores the event, builds a desk
-    ("POST", "/api/chat/stream"): (*WRITE, *MODEL),
     ("POST", "/api/synthesize/daily"): (*WRITE, *MODEL),
     ("POST", "/api/dream/run"): (*WRITE, *MODEL),
     ("POST", "/api/backends/{name}/test"): MODEL,

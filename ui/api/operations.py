@@ -42,6 +42,7 @@ ANSWER_CONTENT = {
     "bytes": ("application/octet-stream", "The bytes."),
 }
 KW = inspect.Parameter.KEYWORD_ONLY
+QUERY_CONFIG = pydantic.ConfigDict(extra="ignore", populate_by_name=True, strict=False)
 
 
 def operations_router(operations: Iterable[Operation]) -> APIRouter:
@@ -110,13 +111,17 @@ def _carrier(op: Operation) -> type[pydantic.BaseModel] | None:
     if rest.body is not None:
         return rest.body
     path = set(rest.path_params)
-    if not path:
+    if not path and not rest.reads_query:
         return op.input
     fields = {n: (f.annotation, f) for n, f in op.input.model_fields.items() if n not in path}
     if not fields:
         return None
+    # A query string is text: its values are read as the fields' types (``limit=5`` is a
+    # number), and a parameter the route does not know is ignored, as a route written by hand
+    # ignores it; the input model then checks the whole input as strictly as it always does.
+    config = QUERY_CONFIG if rest.reads_query else op.input.model_config
     return pydantic.create_model(  # type: ignore[call-overload]
-        f"{op.input.__name__}Fields", __config__=op.input.model_config, **fields
+        f"{op.input.__name__}Fields", __config__=config, **fields
     )
 
 

@@ -13,9 +13,11 @@ from typing import Annotated, Any
 
 import typer
 
+from ctx.core.blobs import BLOB_BYTES, FETCH_BLOB, MANAGE_BLOBS, SEARCH_BLOBS, STORE_BLOB
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
 from ctx.ui.cli.common import JsonOpt, console, dump_json, table
+from ctx.ui.cli.present import presents
 
 blob_cli = typer.Typer(
     help="Files kept in the store: put, get, list, delete.", no_args_is_help=True
@@ -42,6 +44,7 @@ def _body(path: Path, fields: dict[str, Any]) -> Iterator[bytes]:
 
 
 @blob_cli.command("put")
+@presents(STORE_BLOB)
 def put(
     file: Annotated[Path, typer.Argument(help="The file to store.")],
     title: Annotated[str | None, typer.Option(help="Default: the file name.")] = None,
@@ -61,7 +64,7 @@ def put(
         "tags": tag or [],
         "sha256": _sha256(file),
     }
-    result = Client(timeout=600).post_stream("/api/blob/store", _body(file, fields))
+    result = Client(timeout=600).post_stream(STORE_BLOB, _body(file, fields))
     if as_json:
         dump_json(result)
     else:
@@ -69,6 +72,7 @@ def put(
 
 
 @blob_cli.command("get")
+@presents(FETCH_BLOB, BLOB_BYTES)
 def get(
     blob_id: Annotated[str, typer.Argument(help="The blob's id.")],
     output: Annotated[
@@ -77,11 +81,11 @@ def get(
 ) -> None:
     """Download a blob to a file, checking its SHA-256."""
     client = Client(timeout=600)
-    row = client.post("/api/blob/fetch", {"id": blob_id, "meta_only": True})
+    row = client.call(FETCH_BLOB, {"id": blob_id, "meta_only": True})
     target = output or Path(row["filename"] or row["title"]).name
     partial = Path(f"{target}.part")
     with partial.open("wb") as sink:
-        client.download(f"/api/blob/{row['id']}/raw", sink)
+        client.download(BLOB_BYTES, sink, {"blob_id": row["id"]})
     if _sha256(partial) != row["sha256"]:
         partial.unlink()
         raise ValidationError("the download does not match the blob's SHA-256; try again")
@@ -90,6 +94,7 @@ def get(
 
 
 @blob_cli.command("list")
+@presents(SEARCH_BLOBS)
 def list_(
     category: Annotated[str | None, typer.Option(help="Only this category.")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="All of these tags.")] = None,
@@ -97,9 +102,8 @@ def list_(
     as_json: JsonOpt = False,
 ) -> None:
     """Blobs you can read, newest first."""
-    found = Client().post(
-        "/api/blob/search", {"category": category, "tags": tag or [], "limit": limit}
-    )["blobs"]
+    wanted = {"category": category, "tags": tag or [], "limit": limit}
+    found = Client().call(SEARCH_BLOBS, wanted)["blobs"]
     if as_json:
         dump_json(found)
         return
@@ -109,9 +113,10 @@ def list_(
 
 
 @blob_cli.command("delete")
+@presents(MANAGE_BLOBS)
 def delete(blob_id: Annotated[str, typer.Argument(help="The blob's id.")]) -> None:
     """Delete a blob of your home scope."""
-    result = Client().post("/api/blob/manage", {"action": "delete", "id": blob_id})
+    result = Client().call(MANAGE_BLOBS, {"action": "delete", "id": blob_id})
     console.print(f"deleted {result['id']}", markup=False)
 
 

@@ -4,12 +4,13 @@ the threads a key can see (threads); through the running server."""
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 import typer
 
 from ctx.core.client import Client
+from ctx.core.governor import GOVERNOR_FLUSH, GOVERNOR_STATUS, GOVERNOR_THREADS
 from ctx.ui.cli.common import JsonOpt, console, dump_json, table
+from ctx.ui.cli.present import presents
 
 governor_app = typer.Typer(
     help="The context governor: governed threads, their watermarks and index.",
@@ -31,11 +32,12 @@ def _marks(result: dict[str, Any]) -> str:
 
 
 @governor_app.command("status")
+@presents(GOVERNOR_STATUS)
 def governor_status(
     session: ThreadArg, collection: CollectionOpt = None, as_json: JsonOpt = False
 ) -> None:
     """Watermarks, the index queue, pins and what filled the last envelope."""
-    result = Client().post("/api/governor/status", {"thread": _thread(session, collection)})
+    result = Client().call(GOVERNOR_STATUS, {"thread": _thread(session, collection)})
     if as_json:
         dump_json(result)
         return
@@ -56,6 +58,7 @@ def governor_status(
 
 
 @governor_app.command("flush")
+@presents(GOVERNOR_FLUSH)
 def governor_flush(
     session: ThreadArg,
     collection: CollectionOpt = None,
@@ -64,7 +67,7 @@ def governor_flush(
 ) -> None:
     """Wait until everything recorded in the thread is indexed (exit 1 on timeout)."""
     body = {"thread": _thread(session, collection), "timeout_s": timeout}
-    result = Client(timeout=timeout + 30).post("/api/governor/flush", body)
+    result = Client(timeout=timeout + 30).call(GOVERNOR_FLUSH, body)
     if as_json:
         dump_json(result)
     else:
@@ -75,6 +78,7 @@ def governor_flush(
 
 
 @governor_app.command("threads")
+@presents(GOVERNOR_THREADS)
 def governor_threads(
     collection: CollectionOpt = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500)] = 50,
@@ -84,7 +88,7 @@ def governor_threads(
     params: dict[str, Any] = {"limit": limit}
     if collection:
         params["collection"] = collection
-    result = Client().get("/api/governor/threads?" + urlencode(params))
+    result = Client().call(GOVERNOR_THREADS, params)
     if as_json:
         dump_json(result)
     elif result["threads"]:

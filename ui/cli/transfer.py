@@ -10,13 +10,16 @@ from typing import Annotated, Any, TextIO
 
 import typer
 
+from ctx.core.blocks import EXPORT_BLOCKS, IMPORT_BLOCKS
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
 from ctx.ui.cli.common import JsonOpt, console, dump_json
+from ctx.ui.cli.present import presents
 
 BATCH_BYTES = 700_000  # under the server's 1 MB body limit, with room for the JSON envelope
 
 
+@presents(EXPORT_BLOCKS)
 def export(
     scope: Annotated[
         list[str] | None, typer.Option("--scope", "-s", help="A scope to export (repeat).")
@@ -30,7 +33,7 @@ def export(
     sink: TextIO = output.open("w", encoding="utf-8") if output else sys.stdout
     try:
         last = ""
-        for line in Client(timeout=600).lines("/api/export", params):
+        for line in Client(timeout=600).lines(EXPORT_BLOCKS, params):
             sink.write(line + "\n")
             last = line
     finally:
@@ -77,6 +80,7 @@ def _batches(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return batches
 
 
+@presents(IMPORT_BLOCKS)
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by `ctx export`.")],
     as_json: JsonOpt = False,
@@ -86,7 +90,7 @@ def import_(
     total: dict[str, Any] = {}
     client = Client(timeout=600)
     for batch in _batches(records):
-        report = client.post("/api/import", {"records": batch})
+        report = client.call(IMPORT_BLOCKS, {"records": batch})
         for key, value in report.items():
             total[key] = total.get(key, 0 if isinstance(value, int) else []) + value
     if as_json:

@@ -15,6 +15,7 @@ from ctx.core.runtime import set_setting
 from ctx.core.tools import call_tool
 from ctx.ui import create_app
 from ctx.ui.api.limits import ROUTE_KINDS, route_kinds
+from ctx.ui.api.marks import declared_limits
 
 
 def h(token: str) -> dict[str, str]:
@@ -147,8 +148,10 @@ def test_unknown_kinds_are_a_programming_error(app: App, keys: Any) -> None:
         limits.charge_limits(app, who, "everything")
 
 
-def _api_routes(app: App) -> set[tuple[str, str]]:
-    """(method, path) of every REST route, whichever way FastAPI nests included routers."""
+def _api_routes(app: App) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(method, path) of every REST route, whichever way FastAPI nests included routers, and the
+    limits a request counts against: what the route declares (its operation), else its method's
+    default or the ROUTE_KINDS line."""
     from fastapi.routing import _IncludedRouter  # type: ignore[attr-defined]
 
     def walk(routes: list[Any]) -> Any:
@@ -158,12 +161,14 @@ def _api_routes(app: App) -> set[tuple[str, str]]:
             else:
                 yield r
 
-    found = set()
+    found = {}
     for route in walk(list(create_app(app).routes)):
         if isinstance(route, APIRoute) or hasattr(route, "methods"):
+            declared = declared_limits(getattr(route, "endpoint", None))
             for method in route.methods or ():
                 if method != "HEAD":
-                    found.add((method, route.path))
+                    kinds = declared if declared is not None else route_kinds(method, route.path)
+                    found[(method, route.path)] = kinds
     return found
 
 
@@ -172,15 +177,14 @@ def test_every_route_has_a_kind_and_the_table_names_real_routes(app: App) -> Non
     assert len([r for r in routes if r[1].startswith("/api/")]) > 60, (
         "the route walk found too few routes to mean anything"
     )
-    assert set(ROUTE_KINDS) <= routes, set(ROUTE_KINDS) - routes
-    for method, path in routes:
-        kinds = route_kinds(method, path)
+    assert set(ROUTE_KINDS) <= set(routes), set(ROUTE_KINDS) - set(routes)
+    for (method, path), kinds in routes.items():
         assert kinds and set(kinds) <= set(limits.KINDS), (method, path)
         if method == "GET":
             assert "writes" not in kinds, (method, path)
     # the model-calling routes say so
     for path in ("/api/chat/stream", "/api/synthesize/daily", "/api/dream/run"):
-        assert "model" in route_kinds("POST", path)
+        assert "model" in routes[("POST", path)]
 
 
 def test_content_longer_than_its_type_allows_is_refused(app: App, client: Any, keys: Any) -> None:

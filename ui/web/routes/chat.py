@@ -35,7 +35,7 @@ from ctx.core.governor import (
     start_turn,
 )
 from ctx.core.validation import error_message
-from ctx.ui.api.chat import SSE_HEADERS, sse
+from ctx.ui.api.operations import STREAM_HEADERS, sse
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.render import render
 from ctx.ui.web.routes.ask import cited_html
@@ -161,7 +161,7 @@ def chat_send(
                      status=exc.status_code)  # fmt: skip
     if streaming:
         return StreamingResponse(
-            _streamed(turn.events()), media_type="text/event-stream", headers=SSE_HEADERS
+            _streamed(turn.events()), media_type="text/event-stream", headers=STREAM_HEADERS
         )
     failed = [data["message"] for name, data in turn.events(stream=False) if name == "error"]
     if failed:
