@@ -8,19 +8,15 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ctx.ui.api import (
-    admin,
     backends,
     blobs,
-    blocks,
     chat,
     docs,
     dream,
     governor,
     graph,
     guard,
-    health,
     observe,
-    tenants,
     transfer,
 )
 from ctx.ui.api.errors import install_error_handlers
@@ -29,11 +25,7 @@ from ctx.ui.api.middleware import CtxMiddleware, json_messages
 __all__ = ["ROUTERS", "json_messages", "mount"]
 
 ROUTERS = (
-    health.router,
     docs.router,
-    blocks.router,
-    admin.router,
-    admin.meta,
     backends.router,
     observe.router,
     graph.router,
@@ -43,7 +35,6 @@ ROUTERS = (
     chat.router,
     transfer.router,
     blobs.router,
-    tenants.router,
 )
 
 
