@@ -135,6 +135,13 @@ def secret_users(conn: psycopg.Connection[Any]) -> dict[str, list[str]]:
     return out
 
 
+def listed_secrets(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    """Every secret's listing row with what uses it (``references``: backends by name, secret
+    settings as ``setting <key>``); never a value."""
+    used = secret_users(conn)
+    return [{**row, "references": used.get(row["name"], [])} for row in list_secrets(conn)]
+
+
 def _in_use(conn: psycopg.Connection[Any], name: str) -> Conflict:
     users = secret_users(conn).get(name, [])
     settings = [u.removeprefix("setting ") for u in users if u.startswith("setting ")]

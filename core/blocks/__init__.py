@@ -24,9 +24,12 @@ if TYPE_CHECKING:
         EXPORT_BLOCKS,
         GET_BLOCK,
         IMPORT_BLOCKS,
+        LIST_TYPES,
         MANAGE_BLOCKS,
         RECENT_BLOCKS,
         SEARCH_BLOCKS,
+        SET_TYPE,
+        SHOW_TYPE,
         STORE_BLOCK,
     )
     from ctx.core.blocks.read import (
@@ -70,6 +73,8 @@ if TYPE_CHECKING:
     from ctx.core.blocks.timeline import timeline_blocks, timeline_window
     from ctx.core.blocks.tools import iso_time, listed, snippet
     from ctx.core.blocks.transfer import export_records, import_records
+    from ctx.core.blocks.type_admin import type_rows
+    from ctx.core.blocks.type_schemas import TypeChanges, TypeEdit, TypeName
     from ctx.core.blocks.types import (
         CONTEXTS,
         RETRIEVAL_POLICIES,
@@ -104,12 +109,15 @@ __all__ = [
     "EXPORT_BLOCKS",
     "GET_BLOCK",
     "IMPORT_BLOCKS",
+    "LIST_TYPES",
     "MANAGE_BLOCKS",
     "MAX_TAGS",
     "RECENT_BLOCKS",
     "RETRIEVAL_POLICIES",
     "SEARCH_BLOCKS",
     "SENSITIVITIES",
+    "SET_TYPE",
+    "SHOW_TYPE",
     "STORE_BLOCK",
     "TYPE_COLUMNS",
     "TYPE_REACH",
@@ -141,6 +149,9 @@ __all__ = [
     "Strict",
     "Tags",
     "Title",
+    "TypeChanges",
+    "TypeEdit",
+    "TypeName",
     "audit",
     "block_at_key",
     "block_categories",
@@ -175,6 +186,7 @@ __all__ = [
     "store_block",
     "timeline_blocks",
     "timeline_window",
+    "type_rows",
     "update_block",
     "update_type",
 ]

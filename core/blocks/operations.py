@@ -22,6 +22,7 @@ from ctx.core.blocks.tool_inputs import (
 )
 from ctx.core.blocks.tool_inputs import SearchInput as SearchArguments
 from ctx.core.blocks.tool_inputs import StoreInput as StoreArguments
+from ctx.core.blocks.type_schemas import TypeChanges, TypeEdit, TypeName
 from ctx.core.operations import Operation, Rest, Tool
 
 TOOLS = "ctx.core.blocks.tools"
@@ -170,4 +171,42 @@ IMPORT_BLOCKS = Operation(
     reach="home",
     rest=Rest("POST", "/api/import"),
     cli=True,
+
+
+# -- block types: policy rows, an admin's -----------------------------------------------------------
+
+TYPE_ADMIN = "ctx.core.blocks.type_admin"
+NO_TYPE = {404: "No such block type."}
+
+LIST_TYPES = Operation(
+    name="blocks.list-types",
+    summary="Every block type with its policy (retrieval, Guard, Dream, embedding, dates).",
+    service=f"{TYPE_ADMIN}:list_types",
+    access="admin",
+    reach="none",
+    rest=Rest("GET", "/api/types", tags=("admin",)),
+)
+
+SHOW_TYPE = Operation(
+    name="blocks.show-type",
+    summary="Every field of one block type.",
+    service=f"{TYPE_ADMIN}:show_type",
+    input=TypeName,
+    access="admin",
+    reach="none",
+    rest=Rest("GET", "/api/types/{name}", errors=NO_TYPE, tags=("admin",)),
+)
+
+SET_TYPE = Operation(
+    name="blocks.set-type",
+    summary="Change fields of a block type; the row is validated as a whole and applies at once.",
+    description="Change fields of a block type (any of its columns but the name). A value may "
+    'be given as text (``"0.8"``, ``"true"``) as on the command line. The row is validated as '
+    "a whole; a bad or unknown field is a 422 naming it.",
+    service=f"{TYPE_ADMIN}:set_type",
+    input=TypeEdit,
+    kind="write",
+    access="admin",
+    reach="none",
+    rest=Rest("PATCH", "/api/types/{name}", body=TypeChanges, errors=NO_TYPE, tags=("admin",)),
 )

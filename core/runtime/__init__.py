@@ -35,6 +35,15 @@ if TYPE_CHECKING:
     from ctx.core.runtime.listener import Listener
     from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
     from ctx.core.runtime.migrate import apply_migrations, migration_status
+    from ctx.core.runtime.operations import (
+        HEALTH,
+        LIST_PLUGINS,
+        LIST_SETTINGS,
+        SERVER_VERSION,
+        SET_SETTING,
+        SHOW_SETTING,
+        UNSET_SETTING,
+    )
     from ctx.core.runtime.plugin_host import (
         CORE_PLUGINS,
         DEFAULT_PLUGINS,
@@ -46,6 +55,8 @@ if TYPE_CHECKING:
         registered_objects,
         unique_by_name,
     )
+    from ctx.core.runtime.schemas import SettingChange, SettingKey, SettingValue
+    from ctx.core.runtime.service import plugin_rows, setting_row
     from ctx.core.runtime.setting_writes import set_setting, unset_setting
     from ctx.core.runtime.settings import (
         Registry,
@@ -59,7 +70,14 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE_PLUGINS",
     "DEFAULT_PLUGINS",
+    "HEALTH",
+    "LIST_PLUGINS",
+    "LIST_SETTINGS",
     "RUNTIME_SETTINGS",
+    "SERVER_VERSION",
+    "SET_SETTING",
+    "SHOW_SETTING",
+    "UNSET_SETTING",
     "AsyncBridge",
     "Database",
     "Job",
@@ -73,7 +91,10 @@ __all__ = [
     "Registration",
     "Registry",
     "Setting",
+    "SettingChange",
     "SettingCheck",
+    "SettingKey",
+    "SettingValue",
     "Settings",
     "Worker",
     "apply_migrations",
@@ -93,6 +114,7 @@ __all__ = [
     "job_handlers",
     "migration_status",
     "owner_gone",
+    "plugin_rows",
     "redact",
     "registered_factories",
     "registered_objects",
@@ -102,6 +124,7 @@ __all__ = [
     "running_for_scopes",
     "secret_reference",
     "set_setting",
+    "setting_row",
     "unique_by_name",
     "unset_setting",
 ]

@@ -1,10 +1,11 @@
-"""The runtime's own settings, registered through the same hook as any plugin's."""
+"""The runtime's own settings and operations, registered through the same hooks as any plugin's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
 from ctx.core.runtime.settings import Setting
 
 SETTINGS = [
@@ -59,3 +60,13 @@ SETTINGS = [
 def register_settings(register: Callable[[Setting], None]) -> None:
     for setting in SETTINGS:
         register(setting)
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    # imported here: configured_url reads SETTINGS above from thin clients, which must not load
+    # the declarations' request models (and sqlmodel with them)
+    from ctx.core.runtime import operations
+
+    for op in declared(vars(operations)):
+        register(op)

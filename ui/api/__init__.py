@@ -8,16 +8,12 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ctx.ui.api import (
-    admin,
     backends,
-    blocks,
     docs,
     dream,
     graph,
     guard,
-    health,
     observe,
-    tenants,
 )
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
@@ -25,17 +21,12 @@ from ctx.ui.api.middleware import CtxMiddleware, json_messages
 __all__ = ["ROUTERS", "json_messages", "mount"]
 
 ROUTERS = (
-    health.router,
     docs.router,
-    blocks.router,
-    admin.router,
-    admin.meta,
     backends.router,
     observe.router,
     graph.router,
     guard.router,
     dream.router,
-    tenants.router,
 )
 
 

@@ -8,11 +8,14 @@ import typer
 
 from ctx.core.client import Client
 from ctx.core.errors import CtxError
+from ctx.core.runtime import HEALTH, SERVER_VERSION
 from ctx.ui.cli.common import JsonOpt, console, dump_json
+from ctx.ui.cli.present import presents
 
 
 def server_check(client: Client) -> dict[str, Any]:
     try:
+        # HEALTH takes no key, and its 503 answer is a status to show rather than an error
         health = client.health()
     except CtxError as exc:
         return {"name": "server", "ok": False, "detail": exc.message}
@@ -20,13 +23,14 @@ def server_check(client: Client) -> dict[str, Any]:
     version = "?"
     if client.key:
         try:
-            version = str(client.get("/api/version").get("version", "?"))
+            version = str(client.call(SERVER_VERSION).get("version", "?"))
         except CtxError:
             version = "? (the key was refused)"
     detail = f"ctx {version} at {client.url}: {health.get('status')}"
     return {"name": "server", "ok": ok, "detail": detail}
 
 
+@presents(HEALTH, SERVER_VERSION)
 def health(as_json: JsonOpt = False) -> None:
     """Is the server up (at CTX_URL, or this machine's server.host/server.port), and which
     version."""

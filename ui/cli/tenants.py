@@ -1,6 +1,6 @@
-"""``ctx tenants``: tenants, their scopes, keys and grants, through the server's
-``/api/tenants`` (so a tenant owner administers its tenant with its own key, and a root admin
-every tenant)."""
+"""``ctx tenants``: tenants, their scopes, keys and grants, through the server's tenant
+operations (``/api/tenants``; so a tenant owner administers its tenant with its own key, and a
+root admin every tenant)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,21 @@ from typing import Annotated, Any
 
 import typer
 
-from ctx.core.client import Client
+from ctx.core.access import (
+    ACCEPT_TENANT_BLOCK,
+    ADD_TENANT_SCOPE,
+    CREATE_TENANT,
+    CREATE_TENANT_KEY,
+    DELETE_TENANT,
+    GRANT_TO_TENANT,
+    LIST_TENANTS,
+    REVOKE_TENANT_GRANT,
+    REVOKE_TENANT_KEY,
+    SHOW_TENANT,
+)
+from ctx.core.client import Client, route_of
 from ctx.ui.cli.common import JsonOpt, comma_list, console, dump_json, table
+from ctx.ui.cli.present import presents
 
 tenants_cli = typer.Typer(
     help="Tenants: list, create, show, delete; their scopes, keys and grants.",
@@ -26,9 +39,10 @@ def _say(data: dict[str, Any], as_json: bool, text: str) -> None:
 
 
 @tenants_cli.command("list")
+@presents(LIST_TENANTS)
 def list_(as_json: JsonOpt = False) -> None:
     """Every tenant (root admins) or your own."""
-    rows = Client().request("GET", "/api/tenants", None)["tenants"]
+    rows = Client().call(LIST_TENANTS)["tenants"]
     if as_json:
         dump_json(rows)
     else:
@@ -36,6 +50,7 @@ def list_(as_json: JsonOpt = False) -> None:
 
 
 @tenants_cli.command("create")
+@presents(CREATE_TENANT)
 def create(
     name: Name,
     display_name: Annotated[str, typer.Option("--display-name", help="A label.")] = "",
@@ -43,14 +58,15 @@ def create(
 ) -> None:
     """Create a tenant under the root (root admins)."""
     body = {"name": name, "display_name": display_name}
-    data = Client().request("POST", "/api/tenants", body)
+    data = Client().call(CREATE_TENANT, body)
     _say(data, as_json, f"tenant {data['name']} created")
 
 
 @tenants_cli.command("show")
+@presents(SHOW_TENANT)
 def show(name: Name, as_json: JsonOpt = False) -> None:
     """A tenant's scopes, keys and grants."""
-    data = Client().request("GET", f"/api/tenants/{name}", None)
+    data = Client().call(SHOW_TENANT, {"name": name})
     if as_json:
         dump_json(data)
         return
@@ -67,24 +83,27 @@ def show(name: Name, as_json: JsonOpt = False) -> None:
 
 
 @tenants_cli.command("delete")
+@presents(DELETE_TENANT)
 def delete(name: Name) -> None:
     """Remove a tenant with no active keys and no data (root admins)."""
-    Client().request("DELETE", f"/api/tenants/{name}", None)
+    Client().call(DELETE_TENANT, {"name": name})
     console.print(f"tenant {name} deleted", markup=False)
 
 
 @tenants_cli.command("add-scope")
+@presents(ADD_TENANT_SCOPE)
 def add_scope(
     name: Name,
     scope: Annotated[str, typer.Argument(help="The scope to claim.")],
     move: Annotated[bool, typer.Option("--move", help="Root admins: move a scope in use.")] = False,
 ) -> None:
     """Claim a free scope for the tenant."""
-    Client().request("POST", f"/api/tenants/{name}/scopes", {"scope": scope, "move": move})
+    Client().call(ADD_TENANT_SCOPE, {"name": name, "scope": scope, "move": move})
     console.print(f"scope {scope} belongs to tenant {name}", markup=False)
 
 
 @tenants_cli.command("add-key")
+@presents(CREATE_TENANT_KEY)
 def add_key(
     name: Name,
     home_scope: Annotated[str, typer.Option("--home-scope", help="The only scope it writes.")],
@@ -102,7 +121,9 @@ def add_key(
         "allowed_scopes": comma_list(allowed_scopes),
         "role": role,
     }
-    data = Client().request("POST", f"/api/tenants/{name}/keys", body)
+    # the body's "name" is the key's label, so the tenant fills the path alone
+    path, _ = route_of(CREATE_TENANT_KEY, {"name": name})
+    data = Client().request("POST", path, body)
     _say(
         data,
         as_json,
@@ -111,11 +132,12 @@ def add_key(
 
 
 @tenants_cli.command("revoke-key")
+@presents(REVOKE_TENANT_KEY)
 def revoke_key(
     name: Name, key_id: Annotated[str, typer.Argument(help="Key id or prefix.")]
 ) -> None:
     """Revoke a key of the tenant."""
-    Client().request("DELETE", f"/api/tenants/{name}/keys/{key_id}", None)
+    Client().call(REVOKE_TENANT_KEY, {"name": name, "key_id": key_id})
     console.print(f"key {key_id} revoked", markup=False)
 
 
@@ -130,26 +152,29 @@ BlockOpt = Annotated[str | None, typer.Option("--block", help="A block id to sha
 
 
 @tenants_cli.command("grant")
+@presents(GRANT_TO_TENANT)
 def grant(name: Name, scope: ScopeOpt = None, block: BlockOpt = None) -> None:
     """Share a scope or offer a block to tenant NAME (read only; a block shows there once NAME
     accepts it)."""
-    Client().request("POST", f"/api/tenants/{name}/grants", _target(scope, block))
+    Client().call(GRANT_TO_TENANT, {"name": name, **_target(scope, block)})
     console.print(f"shared {scope or block} with tenant {name}", markup=False)
 
 
 @tenants_cli.command("accept")
+@presents(ACCEPT_TENANT_BLOCK)
 def accept(
     name: Name, block: Annotated[str, typer.Option("--block", help="The offered block's id.")]
 ) -> None:
     """Accept a block offered to tenant NAME: its keys find it from now on."""
-    Client().request("POST", f"/api/tenants/{name}/grants/accept", {"block_id": block})
+    Client().call(ACCEPT_TENANT_BLOCK, {"name": name, "block_id": block})
     console.print(f"block {block} accepted by tenant {name}", markup=False)
 
 
 @tenants_cli.command("revoke")
+@presents(REVOKE_TENANT_GRANT)
 def revoke(name: Name, scope: ScopeOpt = None, block: BlockOpt = None) -> None:
     """Take back a scope or block shared with tenant NAME (or, as NAME, decline it)."""
-    Client().request("DELETE", f"/api/tenants/{name}/grants", None, params=_target(scope, block))
+    Client().call(REVOKE_TENANT_GRANT, {"name": name, **_target(scope, block)})
     console.print(f"{scope or block} is no longer shared with tenant {name}", markup=False)
 
 

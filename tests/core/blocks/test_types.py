@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ctx.core import App, BlockTypeSpec, NotFound, ValidationError
-from ctx.core.blocks import load_types, update_type
+from ctx.core.blocks import TYPE_COLUMNS, TypeChanges, load_types, update_type
 
 
 def _policy_rows() -> list[dict[str, Any]]:
@@ -121,3 +121,8 @@ def test_spec_from_mapping_and_effective_factor() -> None:
         )
     for problem in ("name must be", "guard_review <= guard_duplicate", "retrieval_factor"):
         assert problem in caught.value.message  # every problem in one message
+
+
+def test_the_rest_body_of_a_type_change_holds_every_editable_column() -> None:
+    """``PATCH /api/types/{name}`` takes ``TypeChanges``: every column but the name, no more."""
+    assert list(TypeChanges.model_fields) == TYPE_COLUMNS[1:]

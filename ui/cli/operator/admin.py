@@ -10,10 +10,18 @@ import typer
 from rich.text import Text
 
 from ctx.core import access
-from ctx.core.blocks import get_type, load_types, update_type
+from ctx.core.blocks import get_type, type_rows, update_type
 from ctx.core.client import Client, server_url
 from ctx.core.errors import ValidationError
-from ctx.core.runtime import apply_migrations, diagnose, redact, set_setting, unset_setting
+from ctx.core.runtime import (
+    apply_migrations,
+    diagnose,
+    plugin_rows,
+    redact,
+    set_setting,
+    setting_row,
+    unset_setting,
+)
 from ctx.ui.cli.common import (
     JsonOpt,
     comma_list,
@@ -208,8 +216,7 @@ def _shown(row: dict[str, Any]) -> str:
 def settings_get(key: str, as_json: JsonOpt = False) -> None:
     """One setting, with its source."""
     with opened_app() as app:
-        app.registry.get(key)
-        row = next(r for r in app.settings.describe() if r["key"] == key)
+        row = setting_row(app, key)
     if as_json:
         dump_json(row)
     else:
@@ -264,7 +271,7 @@ TYPE_TABLE = [
 def types_list(as_json: JsonOpt = False) -> None:
     """All block types."""
     with opened_app() as app, app.connection() as conn:
-        rows = [vars(t) for t in sorted(load_types(conn).values(), key=lambda t: t.name)]
+        rows = type_rows(conn)
     if as_json:
         dump_json(rows)
     else:
@@ -305,7 +312,7 @@ def types_set(
 @local
 def plugins(as_json: JsonOpt = False) -> None:
     """Loaded plugins with version, source and the hooks they implement."""
-    rows = [vars(p) for p in current_app().host.infos()]
+    rows = plugin_rows(current_app())
     if as_json:
         dump_json(rows)
     else:

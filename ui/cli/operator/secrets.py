@@ -41,8 +41,7 @@ def secrets_list(as_json: JsonOpt = False) -> None:
     """Names, the key that sealed each, when it was set and the backends that use it (never a
     value)."""
     with opened_app() as app, app.connection() as conn:
-        refs = access.secret_users(conn)
-        rows = [{**r, "references": refs.get(r["name"], [])} for r in access.list_secrets(conn)]
+        rows = access.listed_secrets(conn)
     if as_json:
         dump_json(rows)
     else:

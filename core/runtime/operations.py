@@ -1,0 +1,90 @@
+"""The runtime's operations, each declared once (``ctx.core.operations``): settings, the loaded
+plugins, liveness and the version. Only models are imported here; the services are named."""
+
+from __future__ import annotations
+
+from ctx.core.operations import Operation, Rest
+from ctx.core.runtime.schemas import SettingChange, SettingKey, SettingValue
+
+SERVICE = "ctx.core.runtime.service"
+ADMIN = ("admin",)
+NO_SETTING = {422: "No such setting, or a value it does not take; `field` names the problem."}
+
+LIST_SETTINGS = Operation(
+    name="runtime.list-settings",
+    summary="Every setting with its value and where the value comes from (default < env < "
+    "database); a secret's value is left out.",
+    service=f"{SERVICE}:list_settings",
+    access="admin",
+    reach="none",
+    rest=Rest("GET", "/api/settings", tags=ADMIN),
+)
+
+SHOW_SETTING = Operation(
+    name="runtime.show-setting",
+    summary="One setting, with its value, source, type and rules.",
+    service=f"{SERVICE}:show_setting",
+    input=SettingKey,
+    access="admin",
+    reach="none",
+    rest=Rest("GET", "/api/settings/{key}", errors=NO_SETTING, tags=ADMIN),
+)
+
+SET_SETTING = Operation(
+    name="runtime.set-setting",
+    summary="Store a setting's value in the database layer; hot settings apply at once, here and "
+    "on every server.",
+    service=f"{SERVICE}:change_setting",
+    input=SettingChange,
+    kind="write",
+    access="admin",
+    reach="none",
+    rest=Rest("PUT", "/api/settings/{key}", body=SettingValue, errors=NO_SETTING, tags=ADMIN),
+)
+
+UNSET_SETTING = Operation(
+    name="runtime.unset-setting",
+    summary="Remove a setting's database value, so the environment or the default applies again.",
+    service=f"{SERVICE}:reset_setting",
+    input=SettingKey,
+    kind="write",
+    access="admin",
+    reach="none",
+    rest=Rest("DELETE", "/api/settings/{key}", errors=NO_SETTING, tags=ADMIN),
+)
+
+LIST_PLUGINS = Operation(
+    name="runtime.list-plugins",
+    summary="Loaded plugins with version, source and the hooks they implement.",
+    service=f"{SERVICE}:list_plugins",
+    access="admin",
+    reach="none",
+    rest=Rest("GET", "/api/plugins", tags=ADMIN, also=("/-/plugins",)),
+)
+
+HEALTH = Operation(
+    name="runtime.health",
+    summary="Whether the server and its database answer; no key needed, and nothing else told.",
+    description='``{"status": "ok"}``, or 503 ``{"status": "unavailable"}`` when the database '
+    "does not answer. The version is behind a key, at /api/version.",
+    service=f"{SERVICE}:health",
+    access="public",
+    reach="none",
+    rest=Rest(
+        "GET",
+        "/health",
+        errors={503: 'The database does not answer: {"status": "unavailable"}.'},
+        tags=("health",),
+    ),
+    cli=True,
+)
+
+SERVER_VERSION = Operation(
+    name="runtime.version",
+    summary="The server's version (behind a key: anonymous callers learn nothing about the "
+    "server).",
+    service=f"{SERVICE}:server_version",
+    reach="none",
+    rest=Rest("GET", "/api/version", tags=("blocks",)),
+    cli=True,
+)
