@@ -171,6 +171,7 @@ IMPORT_BLOCKS = Operation(
     reach="home",
     rest=Rest("POST", "/api/import"),
     cli=True,
+)
 
 
 # -- block types: policy rows, an admin's -----------------------------------------------------------
