@@ -11,8 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ctx.core import CtxError
-from ctx.core.runtime import Listener, Worker, configure_logging
+from ctx.core import CtxError, runtime
 from ctx.ui.cli import current_app, local, run
 
 
@@ -72,11 +71,11 @@ def serve(
     bind_host = host or str(app.settings["server.host"])
     bind_port = port or int(app.settings["server.port"])
     sock = _bind(bind_host, bind_port)  # before anything claims to listen
-    configure_logging(str(app.settings["log.level"]))
+    runtime.configure_logging(str(app.settings["log.level"]))
     app.open()
-    worker = Worker(app)
+    worker = runtime.Worker(app)
     dreamer = DreamWorker(app)
-    listener = Listener(
+    listener = runtime.Listener(
         app, {"ctx_settings": lambda _payload: app.reload(), "ctx_jobs": worker.notify}
     )
     try:

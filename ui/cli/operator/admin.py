@@ -9,19 +9,9 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ctx.core import access
-from ctx.core.blocks import get_type, type_rows, update_type
+from ctx.core import access, blocks, runtime
 from ctx.core.client import Client, server_url
 from ctx.core.errors import ValidationError
-from ctx.core.runtime import (
-    apply_migrations,
-    diagnose,
-    plugin_rows,
-    redact,
-    set_setting,
-    setting_row,
-    unset_setting,
-)
 from ctx.ui.cli.common import (
     JsonOpt,
     comma_list,
@@ -53,7 +43,7 @@ def init(as_json: JsonOpt = False) -> None:
                     conn, name=INIT_KEY_NAME, home_scope=INIT_SCOPE, is_admin=True
                 )
         url = server_url(app)
-        database = redact(app.db.url)
+        database = runtime.redact(app.db.url)
         if as_json:
             dump_json({"url": url, "database": database, "api_key": token})
             return
@@ -81,7 +71,7 @@ def migrate() -> None:
     app = current_app()
     app.db.start()
     try:
-        applied = apply_migrations(app.db.url, app.host)
+        applied = runtime.apply_migrations(app.db.url, app.host)
     finally:
         app.db.stop()
     for name in applied:
@@ -93,7 +83,7 @@ def migrate() -> None:
 def doctor(as_json: JsonOpt = False) -> None:
     """Check the database (server version, extensions, text search, migrations) and the server."""
     app = current_app()
-    report = diagnose(app)
+    report = runtime.diagnose(app)
     server = server_check(Client())
     report["checks"].append(server)
     report["ok"] = report["ok"] and server["ok"]
@@ -216,7 +206,7 @@ def _shown(row: dict[str, Any]) -> str:
 def settings_get(key: str, as_json: JsonOpt = False) -> None:
     """One setting, with its source."""
     with opened_app() as app:
-        row = setting_row(app, key)
+        row = runtime.setting_row(app, key)
     if as_json:
         dump_json(row)
     else:
@@ -233,7 +223,7 @@ def settings_set(key: str, value: str) -> None:
         parsed: Any = value
         if setting.type is list and value.startswith("["):
             parsed = json.loads(value)
-        stored = set_setting(app, key, parsed)
+        stored = runtime.set_setting(app, key, parsed)
         note = "" if setting.hot else " (takes effect at the next start)"
     console.print(f"{key} = {json.dumps(stored)}{note}")
 
@@ -243,7 +233,7 @@ def settings_set(key: str, value: str) -> None:
 def settings_unset(key: str) -> None:
     """Remove the database value so the environment or the default applies again."""
     with opened_app() as app:
-        unset_setting(app, key)
+        runtime.unset_setting(app, key)
         value, source = app.settings.resolve(key)
         secret = app.registry.get(key).secret
     shown = ("(set)" if value else "(unset)") if secret else json.dumps(value)
@@ -271,7 +261,7 @@ TYPE_TABLE = [
 def types_list(as_json: JsonOpt = False) -> None:
     """All block types."""
     with opened_app() as app, app.connection() as conn:
-        rows = type_rows(conn)
+        rows = blocks.type_rows(conn)
     if as_json:
         dump_json(rows)
     else:
@@ -283,7 +273,7 @@ def types_list(as_json: JsonOpt = False) -> None:
 def types_show(name: str, as_json: JsonOpt = False) -> None:
     """Every field of one block type."""
     with opened_app() as app, app.connection() as conn:
-        row = vars(get_type(conn, name))
+        row = vars(blocks.get_type(conn, name))
     if as_json:
         dump_json(row)
     else:
@@ -305,14 +295,14 @@ def types_set(
             raise ValidationError(f"expected field=value, got {item!r}")
         changes[field.strip()] = value
     with opened_app() as app, app.connection() as conn:
-        spec = update_type(conn, name, changes)
+        spec = blocks.update_type(conn, name, changes)
     console.print(f"updated {spec.name}: " + ", ".join(f"{k}={v}" for k, v in changes.items()))
 
 
 @local
 def plugins(as_json: JsonOpt = False) -> None:
     """Loaded plugins with version, source and the hooks they implement."""
-    rows = plugin_rows(current_app())
+    rows = runtime.plugin_rows(current_app())
     if as_json:
         dump_json(rows)
     else:

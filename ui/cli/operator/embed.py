@@ -16,8 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ctx.core import embed
-from ctx.core.runtime import Listener, Worker
+from ctx.core import embed, runtime
 from ctx.ui.cli.common import JsonOpt, RateColumn, console, dump_json, table
 from ctx.ui.cli.operator.app import opened_app
 from ctx.ui.cli.present import local
@@ -112,9 +111,9 @@ def worker() -> None:
     from ctx.core.graph import DreamWorker
 
     with opened_app() as ctx_app:
-        w = Worker(ctx_app)
+        w = runtime.Worker(ctx_app)
         dreamer = DreamWorker(ctx_app)
-        listener = Listener(
+        listener = runtime.Listener(
             ctx_app, {"ctx_jobs": w.notify, "ctx_settings": lambda _: ctx_app.reload()}
         )
         listener.start()

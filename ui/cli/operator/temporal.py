@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ctx.core.errors import ValidationError
-from ctx.core.temporal import TemporalParser, TemporalResult
 from ctx.ui.cli.operator.app import current_app
 from ctx.ui.cli.present import local
+
+if TYPE_CHECKING:
+    from ctx.core.temporal import TemporalParser, TemporalResult
 
 app = typer.Typer(help="Resolve dates in text with the deterministic temporal parser.")
 
