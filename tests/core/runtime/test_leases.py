@@ -43,13 +43,29 @@ def test_a_live_lease_keeps_its_jobs_and_a_dead_one_frees_them(database_url: str
             theirs = claim(conn, "embed", 10, second.id())
             assert len(mine) == 2 and len(theirs) == 1
             assert claim(conn, "embed", 10, second.id()) == []
-            first.close()  # the process died: its session, and so its lock, is gone
+            _dead(conn, first)  # the process died: its session, and so its lock, is gone
             again = claim(conn, "embed", 10, second.id())
             assert {j.id for j in again} == {j.id for j in mine}
             assert all(j.attempts == 2 for j in again)  # the lost attempt still counts
     finally:
         first.close()
         second.close()
+
+
+def _dead(conn: psycopg.Connection[Any], lease: Lease) -> None:
+    """Close ``lease`` as a crash would, and wait until its session is gone: PostgreSQL frees a
+    closed connection's locks when its backend exits, a moment after the client hangs up (longer
+    on a busy machine), and only then is the lease dead for the next claim."""
+    lease_id = lease.id()
+    lease.close()
+    deadline = time.monotonic() + 30
+    while conn.execute(
+        "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = %s::oid "
+        "AND objid = %s::oid",
+        (LEASE_CLASS, lease_id),
+    ).fetchone():
+        assert time.monotonic() < deadline, "a closed lease's lock outlived its session"
+        time.sleep(0.02)
 
 
 def test_a_lost_lease_connection_comes_back_with_the_same_id(database_url: str) -> None:
@@ -156,7 +172,7 @@ def test_a_query_completes_orphaned_jobs_once(app: App, database_url: str, stall
     dead = Lease(database_url)
     with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
         assert len(claim(conn, "embed", 10, dead.id())) == 1
-    dead.close()
+        _dead(conn, dead)
     assert embed.embed_pending(app, ["alpha"]) == 1
     assert [j for j in _jobs(database_url) if j["kind"] == "embed"] == []
     calls = len(stalling.requests)
@@ -172,7 +188,7 @@ def test_a_job_that_keeps_killing_its_worker_is_quarantined(database_url: str) -
             dying = Lease(database_url)
             (job,) = claim(conn, "embed", 10, dying.id(), max_attempts=3)
             assert job.attempts == attempt and job.owner == dying.id()
-            dying.close()  # the worker crashed while running it
+            _dead(conn, dying)  # the worker crashed while running it
         assert claim(conn, "embed", 10, None, max_attempts=3) == []
         row = conn.execute("SELECT status, attempts, last_error FROM context_jobs").fetchone()
     assert row["status"] == "quarantined" and row["attempts"] == 3
@@ -244,7 +260,7 @@ def test_a_query_leaves_a_job_out_of_attempts_to_the_worker(
         conn.execute("UPDATE context_jobs SET attempts = 4 WHERE kind = 'embed'")
         dead = Lease(database_url)
         claim(conn, "embed", 10, dead.id(), max_attempts=5)  # its 5th attempt, then it dies
-        dead.close()
+        _dead(conn, dead)
     assert embed.embed_pending(app, ["alpha"]) == 0
     with psycopg.connect(database_url, autocommit=True, row_factory=dict_row) as conn:
         assert claim(conn, "embed", 10, None, max_attempts=5) == []
