@@ -5,7 +5,8 @@ Its operations (``operations``: REST under ``/api/issues``, the ``issue_*`` MCP 
 ``ctx issues ...``) are declared once each. Two-way sync with forges (GitHub first) lives in
 ``sync``: links, the ``issues.sync`` job, the webhook endpoint and conflicts.
 
-Importing this package loads no routes, commands or services: each hook imports its module.
+Importing this package loads no routes, commands, services or block types (their rows need the
+database driver): each hook imports its module, so ``ctx issues`` stays a thin client.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core import hookimpl
 from ctx.plugins.issues.metadata import check_comment_meta, check_issue_meta
-from ctx.plugins.issues.types import COMMENT, COMMENT_TYPE, ISSUE, ISSUE_TYPE
 
 if TYPE_CHECKING:
     from ctx.core import App, BlockTypeSpec, BlockWrite, Operation, Principal
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 @hookimpl
 def register_block_types(register: Callable[[BlockTypeSpec], None]) -> None:
+    from ctx.plugins.issues.types import COMMENT_TYPE, ISSUE_TYPE
+
     register(ISSUE_TYPE)
     register(COMMENT_TYPE)
 
@@ -43,6 +45,8 @@ def register_migrations(register: Callable[[str, str], None]) -> None:
 @hookimpl
 def before_block_write(app: App, who: Principal, write: BlockWrite) -> None:
     """Every write of an issue or a comment, by any surface, obeys the typed metadata."""
+    from ctx.plugins.issues.types import COMMENT, ISSUE
+
     if write.spec.name == ISSUE:
         write.meta = check_issue_meta(write.meta)
     elif write.spec.name == COMMENT:
