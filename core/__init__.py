@@ -80,7 +80,16 @@ if TYPE_CHECKING:
         admit,
         may_see,
     )
-    from ctx.core.operations import Access, Download, Kind, Operation, Reach, Reply, Rest
+    from ctx.core.operations import (
+        Access,
+        Download,
+        Kind,
+        Operation,
+        Reach,
+        Reply,
+        Rest,
+        declared,
+    )
     from ctx.core.operations import Tool as ToolSurface
     from ctx.core.retrieval import (
         Candidate,
@@ -183,6 +192,7 @@ __all__ = [
     "block_stats",
     "build_matchers",
     "by_score",
+    "declared",
     "delete_block",
     "draft_neighbours",
     "enqueue",

@@ -5,15 +5,20 @@ A second run sends only notes whose content hash changed and archives the blocks
 Documents (Markdown, text, HTML, PDF) go to ``POST /api/ingest`` one at a time, from
 ``ctx ingest FILE...`` or any client; the server parses them and keeps each chunk's page or heading.
 
-Importing this package loads no routes or commands: each hook imports its module.
+Its operations (``operations``) are declared once each.
+
+Importing this package loads no routes, commands or services: each hook imports its module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctx.core import hookimpl
+
+if TYPE_CHECKING:
+    from ctx.core import Operation
 
 
 @hookimpl
@@ -25,10 +30,12 @@ def register_settings(register: Callable[[Any], None]) -> None:
 
 
 @hookimpl
-def register_routes(register: Callable[[Any], None]) -> None:
-    from ctx.plugins.ingest.routes import router
+def register_operations(register: Callable[[Operation], None]) -> None:
+    from ctx.core import declared
+    from ctx.plugins.ingest import operations
 
-    register(router)
+    for op in declared(vars(operations)):
+        register(op)
 
 
 @hookimpl

@@ -16,11 +16,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ctx.core import ApiClient, ValidationError
 from ctx.plugins.ingest.doc_cli import BODY_LIMIT, ingest_files
 from ctx.plugins.ingest.documents import KINDS
+from ctx.plugins.ingest.operations import FINISH_INGEST, INGEST_DOCUMENT, INGEST_NOTES, VAULT_STATE
 from ctx.plugins.ingest.prepare import payload
 from ctx.plugins.ingest.settings import CHUNK_CHARS, CHUNK_OVERLAP
 from ctx.plugins.ingest.upload import batches, send_all
 from ctx.plugins.ingest.vault import note_paths, read_note, vault_path
-from ctx.ui import RateColumn
+from ctx.ui import RateColumn, presents
 
 BODY_LIMIT_KEY = "server.ingest_body_limit"
 DEFAULTS = {CHUNK_CHARS: 4000, CHUNK_OVERLAP: 200, BODY_LIMIT_KEY: BODY_LIMIT}
@@ -86,6 +87,7 @@ def progress_bar() -> Progress:
     )
 
 
+@presents(INGEST_DOCUMENT, VAULT_STATE, INGEST_NOTES, FINISH_INGEST)
 def ingest(
     ctx: typer.Context,
     paths: Annotated[
@@ -161,14 +163,14 @@ def ingest_vault(
         summary |= {"wikilinks": links, "dry_run": True}
         return report(summary, broken, as_json)
     api = client(ctx)
-    known = api.request("GET", "/api/ingest/state", None, params={"vault": label})["notes"]
+    known = api.call(VAULT_STATE, {"vault": label})["notes"]
     todo = [n for n in notes if known.get(n["path"]) != n["content_hash"]]
     groups, too_large = batches(todo, batch)
     broken += too_large
     counts = {"created": 0, "updated": 0, "links": 0}
 
     def send(group: list[dict[str, Any]]) -> dict[str, Any]:
-        return api.request("POST", "/api/ingest/notes", {"vault": label, "notes": group})
+        return api.call(INGEST_NOTES, {"vault": label, "notes": group})
 
     failed = False
     started = time.monotonic()
@@ -183,7 +185,7 @@ def ingest_vault(
             for key in counts:
                 counts[key] += answer[key]
             broken += [(p["path"], f"not stored: {p['problem']}") for p in answer["problems"]]
-    done = api.request("POST", "/api/ingest/finish", {"vault": label, "paths": paths})
+    done = api.call(FINISH_INGEST, {"vault": label, "paths": paths})
     took = time.monotonic() - started
     summary |= {
         "seconds": round(took, 2),

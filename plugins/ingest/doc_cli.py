@@ -19,6 +19,7 @@ import typer
 
 from ctx.core import ApiClient, CtxError
 from ctx.plugins.ingest.documents import Document, clean_filename, kind_of, parse_document
+from ctx.plugins.ingest.operations import INGEST_DOCUMENT
 
 BODY_LIMIT = 10 * 1_048_576  # server.ingest_body_limit's default
 JSON_ROOM = 64 * 1024  # the request's other fields, next to the base64
@@ -122,7 +123,7 @@ def ingest_files(
 
     def send(request: dict[str, Any]) -> dict[str, Any]:
         assert api is not None
-        return api.request("POST", "/api/ingest", request)
+        return api.call(INGEST_DOCUMENT, request)
 
     outcomes = [ingest_file(p.expanduser(), send, body, limits, api is None) for p in paths]
     report(outcomes, as_json)

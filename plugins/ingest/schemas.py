@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
 
 from ctx.core import IsoDateTime, Strict
 
@@ -48,6 +48,17 @@ class NoteIn(Request):
     )
     frontmatter: dict[str, Any] = Field(default_factory=dict)
     chunks: list[ChunkIn] = Field(min_length=1, max_length=1000)
+
+
+class VaultQuery(Request):
+    """``GET /api/ingest/state?vault=``: the vault's name as sent (the service strips it); other
+    query parameters are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    vault: str = Field(
+        min_length=1, max_length=80, pattern=r"^[^/\\\x00-\x1f]+$", description="Vault."
+    )
 
 
 class NotesRequest(Request):

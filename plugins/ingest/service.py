@@ -15,7 +15,7 @@ from pydantic import ValidationError as BadValue
 
 from ctx.core import App, CtxError, Principal, StoreRequest, set_archived, store_block
 from ctx.plugins.ingest import linking
-from ctx.plugins.ingest.schemas import ChunkIn, FinishRequest, NoteIn, NotesRequest
+from ctx.plugins.ingest.schemas import ChunkIn, FinishRequest, NoteIn, NotesRequest, VaultQuery
 from ctx.plugins.ingest.settings import CATEGORY
 
 SOURCE = "obsidian"
@@ -71,6 +71,11 @@ def live_blocks(app: App, scope: str, category: str) -> list[tuple[str, str]]:
 def state(app: App, who: Principal, vault: str) -> dict[str, Any]:
     notes = live_notes(app, who.home_scope, category_of(app, vault))
     return {"vault": vault, "scope": who.home_scope, "notes": notes, "count": len(notes)}
+
+
+def vault_state(app: App, who: Principal, query: VaultQuery) -> dict[str, Any]:
+    """``notes``: path -> content hash of the vault's live notes in the key's home scope."""
+    return state(app, who, query.vault.strip())
 
 
 def write_note(app: App, who: Principal, vault: str, category: str, note: NoteIn) -> list[str]:

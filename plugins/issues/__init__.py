@@ -1,25 +1,30 @@
 """The issue tracker as one plugin: issues and their comments are blocks (types ``issue`` and
 ``issue-comment``, workflow ``issues``) whose typed metadata this plugin validates on every write;
 numbers per repository scope and an append-only history live in the ``issues`` migration set.
-Surfaces: REST under ``/api/issues``, ``ctx issues ...``, and the ``issue_*`` MCP tools.
-Two-way sync with forges (GitHub first) lives in ``sync``: links, the ``issues.sync`` job, the
-webhook endpoint and conflicts.
+Its operations (``operations``: REST under ``/api/issues``, the ``issue_*`` MCP tools, presented by
+``ctx issues ...``) are declared once each. Two-way sync with forges (GitHub first) lives in
+``sync``: links, the ``issues.sync`` job, the webhook endpoint and conflicts.
 
-Importing this package loads no routes, commands or tools: each hook imports its module.
+Importing this package loads no routes, commands, services or block types (their rows need the
+database driver): each hook imports its module, so ``ctx issues`` stays a thin client.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ctx.core import App, BlockTypeSpec, BlockWrite, Principal, hookimpl
+from ctx.core import hookimpl
 from ctx.plugins.issues.metadata import check_comment_meta, check_issue_meta
-from ctx.plugins.issues.types import COMMENT, COMMENT_TYPE, ISSUE, ISSUE_TYPE
+
+if TYPE_CHECKING:
+    from ctx.core import App, BlockTypeSpec, BlockWrite, Operation, Principal
 
 
 @hookimpl
 def register_block_types(register: Callable[[BlockTypeSpec], None]) -> None:
+    from ctx.plugins.issues.types import COMMENT_TYPE, ISSUE_TYPE
+
     register(ISSUE_TYPE)
     register(COMMENT_TYPE)
 
@@ -40,6 +45,8 @@ def register_migrations(register: Callable[[str, str], None]) -> None:
 @hookimpl
 def before_block_write(app: App, who: Principal, write: BlockWrite) -> None:
     """Every write of an issue or a comment, by any surface, obeys the typed metadata."""
+    from ctx.plugins.issues.types import COMMENT, ISSUE
+
     if write.spec.name == ISSUE:
         write.meta = check_issue_meta(write.meta)
     elif write.spec.name == COMMENT:
@@ -47,14 +54,12 @@ def before_block_write(app: App, who: Principal, write: BlockWrite) -> None:
 
 
 @hookimpl
-def register_routes(register: Callable[[Any], None]) -> None:
-    from ctx.plugins.issues.routes import router
-    from ctx.plugins.issues.sync.routes import router as sync_router
-    from ctx.plugins.issues.sync.routes import webhooks
+def register_operations(register: Callable[[Operation], None]) -> None:
+    from ctx.core import declared
+    from ctx.plugins.issues import operations
 
-    register(sync_router)
-    register(webhooks)
-    register(router)
+    for op in declared(vars(operations)):
+        register(op)
 
 
 @hookimpl
@@ -69,14 +74,6 @@ def register_commands(cli: Any) -> None:
     from ctx.plugins.issues.cli import cli as issues_cli
 
     cli.add_typer(issues_cli, name="issues")
-
-
-@hookimpl
-def register_mcp_tools(register: Callable[[Any], None]) -> None:
-    from ctx.plugins.issues.tools import TOOLS
-
-    for tool in TOOLS:
-        register(tool)
 
 
 @hookimpl

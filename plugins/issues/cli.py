@@ -1,5 +1,5 @@
 """``ctx issues list|show|create|edit|comment|close|reopen|sync|link|links|conflicts|resolve``:
-the REST operations from a shell."""
+the issue operations (``operations``) from a shell, each command presenting the one it calls."""
 
 from __future__ import annotations
 
@@ -9,7 +9,22 @@ from typing import Annotated, Any
 
 import typer
 
-from ctx.core import ApiClient, ValidationError
+from ctx.core import ApiClient, Operation, ValidationError
+from ctx.plugins.issues.operations import (
+    CLOSE_ISSUE,
+    COMMENT_ON_ISSUE,
+    CREATE_ISSUE,
+    EDIT_ISSUE,
+    LINK_FORGE,
+    LIST_FORGE_LINKS,
+    LIST_ISSUES,
+    LIST_SYNC_CONFLICTS,
+    REOPEN_ISSUE,
+    RESOLVE_SYNC_CONFLICT,
+    SHOW_ISSUE,
+    SYNC_ISSUES,
+)
+from ctx.ui import presents
 
 cli = typer.Typer(help="Track work as issues: file, list, comment, close.", no_args_is_help=True)
 
@@ -21,20 +36,14 @@ AssigneeOpt = Annotated[
 ]
 
 
-def call(
-    ctx: typer.Context,
-    method: str,
-    path: str,
-    body: dict[str, Any] | None = None,
-    params: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """One REST call to the server at ``CTX_URL`` (else this machine's ctxd) with
-    ``CTX_API_KEY``; the server's refusal becomes a one-line error (exit 2)."""
+def call(ctx: typer.Context, op: Operation, values: dict[str, Any]) -> dict[str, Any]:
+    """Operation ``op`` through its route on the server at ``CTX_URL`` (else this machine's
+    ctxd) with ``CTX_API_KEY``; the server's refusal becomes a one-line error (exit 2)."""
     settings = getattr(ctx.obj, "settings", None)
     url = (
         None if settings is None else f"http://{settings['server.host']}:{settings['server.port']}"
     )
-    return ApiClient(url=os.environ.get("CTX_URL") or url).request(method, path, body, params)
+    return ApiClient(url=os.environ.get("CTX_URL") or url).call(op, values)
 
 
 def _line(issue: dict[str, Any]) -> str:
@@ -47,6 +56,7 @@ def _print(data: dict[str, Any], as_json: bool, text: str) -> None:
 
 
 @cli.command("list")
+@presents(LIST_ISSUES)
 def list_issues(
     ctx: typer.Context,
     state: Annotated[str | None, typer.Option(help="open or closed")] = None,
@@ -63,11 +73,12 @@ def list_issues(
     if state not in (None, "open", "closed"):
         raise ValidationError(f"--state must be open or closed, not {state!r}", field="state")
     params = {"state": state, "label": label, "assignee": assignee, "text": text}
-    data = call(ctx, "GET", "/api/issues", params={**params, "scope": scope, "limit": limit})
+    data = call(ctx, LIST_ISSUES, {**params, "scope": scope, "limit": limit})
     _print(data, as_json, "\n".join(_line(i) for i in data["issues"]) or "no issues")
 
 
 @cli.command("show")
+@presents(SHOW_ISSUE)
 def show(
     ctx: typer.Context,
     number: NumberArg,
@@ -75,13 +86,14 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """One issue with its comments and history."""
-    data = call(ctx, "GET", f"/api/issues/{number}", params={"scope": scope})
+    data = call(ctx, SHOW_ISSUE, {"number": number, "scope": scope})
     lines = [_line(data), "", data.get("body") or ""]
     lines += [f"\n— {c['author']}: {c['body']}" for c in data["comments"]]
     _print(data, as_json, "\n".join(lines))
 
 
 @cli.command("create")
+@presents(CREATE_ISSUE)
 def create(
     ctx: typer.Context,
     title: Annotated[str, typer.Argument(help="One line.")],
@@ -96,11 +108,12 @@ def create(
         raise ValidationError("the title must be one line of text, not empty", field="title")
     req: dict[str, Any] = {"title": title, "body": body, "labels": label or []}
     req |= {"assignees": assignee or [], "milestone": milestone}
-    data = call(ctx, "POST", "/api/issues", req)
+    data = call(ctx, CREATE_ISSUE, req)
     _print(data, as_json, f"created {_line(data)}")
 
 
 @cli.command("edit")
+@presents(EDIT_ISSUE)
 def edit(
     ctx: typer.Context,
     number: NumberArg,
@@ -116,11 +129,12 @@ def edit(
     changes = {k: v for k, v in {**given, "milestone": milestone}.items() if v is not None}
     if not changes:
         raise ValidationError("nothing to change: give --title, --body, --label, ...")
-    data = call(ctx, "PATCH", f"/api/issues/{number}", changes)
+    data = call(ctx, EDIT_ISSUE, {"number": number, **changes})
     _print(data, as_json, f"edited {_line(data)}")
 
 
 @cli.command("comment")
+@presents(COMMENT_ON_ISSUE)
 def comment(
     ctx: typer.Context,
     number: NumberArg,
@@ -130,11 +144,12 @@ def comment(
     """Comment on an issue."""
     if not body.strip():
         raise ValidationError("the comment is empty", field="body")
-    data = call(ctx, "POST", f"/api/issues/{number}/comments", {"body": body})
+    data = call(ctx, COMMENT_ON_ISSUE, {"number": number, "body": body})
     _print(data, as_json, f"commented on #{number}")
 
 
 @cli.command("close")
+@presents(CLOSE_ISSUE)
 def close(
     ctx: typer.Context,
     number: NumberArg,
@@ -146,25 +161,27 @@ def close(
         raise ValidationError(
             f"--reason must be completed, not_planned or duplicate, not {reason!r}", field="reason"
         )
-    data = call(ctx, "POST", f"/api/issues/{number}/close", {"reason": reason})
+    data = call(ctx, CLOSE_ISSUE, {"number": number, "reason": reason})
     _print(data, as_json, f"closed {_line(data)}")
 
 
 @cli.command("reopen")
+@presents(REOPEN_ISSUE)
 def reopen(ctx: typer.Context, number: NumberArg, as_json: JsonOpt = False) -> None:
     """Reopen a closed issue."""
-    data = call(ctx, "POST", f"/api/issues/{number}/reopen")
+    data = call(ctx, REOPEN_ISSUE, {"number": number})
     _print(data, as_json, f"reopened {_line(data)}")
 
 
 @cli.command("sync")
+@presents(SYNC_ISSUES)
 def sync(
     ctx: typer.Context,
     scope: Annotated[str | None, typer.Option(help="The linked scope (default: home).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Sync the scope's issues with its forge repository now."""
-    data = call(ctx, "POST", "/api/issues/sync", {"scope": scope})
+    data = call(ctx, SYNC_ISSUES, {"scope": scope})
     counts = ("pulled", "pushed", "created_local", "created_remote", "conflicts", "gone", "skipped")
     text = f"{data['scope']} <-> {data['forge']}:{data['repo']}  " + "  ".join(
         f"{name} {data[name]}" for name in counts
@@ -181,6 +198,7 @@ def sync(
 
 
 @cli.command("link")
+@presents(LINK_FORGE)
 def link(
     ctx: typer.Context,
     scope: Annotated[str, typer.Option(help="The repository scope to sync.")],
@@ -202,7 +220,7 @@ def link(
     body: dict[str, Any] = {"scope": scope, "repo": repo, "forge": forge}
     body["token_secret"] = token_secret
     body |= {"webhook_secret": webhook_secret, "base_url": base_url, "interval_s": interval}
-    data = call(ctx, "POST", "/api/issues/sync/links", body)
+    data = call(ctx, LINK_FORGE, body)
     _print(
         data,
         as_json,
@@ -211,9 +229,10 @@ def link(
 
 
 @cli.command("links")
+@presents(LIST_FORGE_LINKS)
 def links(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Forge links of your scopes, with their last run."""
-    data = call(ctx, "GET", "/api/issues/sync/links")
+    data = call(ctx, LIST_FORGE_LINKS, {})
     lines = [
         f"{x['id']:<4} {x['scope']} <-> {x['forge']}:{x['repo']}  last "
         f"{x['last_sync_at'] or 'never'}"
@@ -224,13 +243,14 @@ def links(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 
 @cli.command("conflicts")
+@presents(LIST_SYNC_CONFLICTS)
 def conflicts(
     ctx: typer.Context,
     scope: Annotated[str | None, typer.Option(help="One readable scope.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Open sync conflicts, with both versions of each conflicting field."""
-    data = call(ctx, "GET", "/api/issues/sync/conflicts", params={"scope": scope})
+    data = call(ctx, LIST_SYNC_CONFLICTS, {"scope": scope})
     lines = []
     for c in data["conflicts"]:
         lines.append(f"conflict {c['id']}: {c['kind']} of #{c['number']} ({c['scope']})")
@@ -244,6 +264,7 @@ def conflicts(
 
 
 @cli.command("resolve")
+@presents(RESOLVE_SYNC_CONFLICT)
 def resolve(
     ctx: typer.Context,
     conflict_id: Annotated[int, typer.Argument(help="The conflict's id.", min=1)],
@@ -253,5 +274,5 @@ def resolve(
     """Resolve a sync conflict: take the local or the remote version."""
     if take not in ("local", "remote"):
         raise ValidationError(f"--take must be local or remote, not {take!r}", field="take")
-    data = call(ctx, "POST", f"/api/issues/sync/conflicts/{conflict_id}/resolve", {"take": take})
+    data = call(ctx, RESOLVE_SYNC_CONFLICT, {"conflict_id": conflict_id, "take": take})
     _print(data, as_json, f"conflict {conflict_id}: took the {take} version; a sync is queued")

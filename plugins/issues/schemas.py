@@ -1,4 +1,6 @@
-"""Request shapes of the issue operations, shared by the REST routes, MCP tools and the CLI."""
+"""Request shapes of the issue operations, shared by the REST routes, MCP tools and the CLI: the
+bodies, and the inputs that add the issue's number (a path parameter of the route, an argument
+of the tool) to them."""
 
 from __future__ import annotations
 
@@ -69,3 +71,35 @@ class SuggestRequest(Request):
     title: Title = Field(description="The title of the issue about to be filed.")
     body: Body = Field(default="", description="Its description.")
     limit: int = Field(default=5, ge=1, le=20, description="Suggestions of each kind.")
+
+
+# -- inputs with the issue's number: the route's path parameter, the tool's argument -------------
+
+
+class NumberInput(Request):
+    number: int = Field(ge=1, description="The issue's number in its scope.")
+    scope: str | None = Field(default=None, description="Default: the key's home scope.")
+
+
+class IssueShow(NumberInput):
+    """``GET /api/issues/{number}``: ``scope`` comes from the query string, where other
+    parameters are ignored (as they always were)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class CommentInput(CommentCreate):
+    number: int = Field(ge=1, description="The issue's number in your home scope.")
+
+
+class CloseInput(Request):
+    number: int = Field(ge=1, description="The issue's number in your home scope.")
+    reason: Reason = Field(default="completed", description="completed, not_planned, duplicate.")
+
+
+class EditInput(IssueEdit):
+    number: int = Field(ge=1, description="The issue's number in your home scope.")
+
+
+class ReopenInput(Request):
+    number: int = Field(ge=1, description="The issue's number in your home scope.")

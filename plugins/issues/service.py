@@ -22,11 +22,16 @@ from ctx.core import (
 )
 from ctx.plugins.issues import records
 from ctx.plugins.issues.schemas import (
+    CloseInput,
     CloseRequest,
     CommentCreate,
+    CommentInput,
+    EditInput,
     IssueCreate,
     IssueEdit,
     IssueFilter,
+    NumberInput,
+    ReopenInput,
 )
 from ctx.plugins.issues.types import (
     COMMENT,
@@ -208,3 +213,32 @@ def sync_status(app: App, issue_id: str) -> dict[str, Any] | None:
         "gone": base["gone"],
         "conflict": None if conflict is None else conflict["id"],
     }
+
+
+# -- the operations by their input (``service(app, who, input)``, ``ctx.plugins.issues.operations``)
+
+
+def listed(app: App, who: Principal, filters: IssueFilter) -> dict[str, Any]:
+    issues = list_issues(app, who, filters)
+    return {"issues": issues, "count": len(issues)}
+
+
+def show_numbered(app: App, who: Principal, ref: NumberInput) -> dict[str, Any]:
+    return show(app, who, ref.number, ref.scope)
+
+
+def edit_numbered(app: App, who: Principal, req: EditInput) -> dict[str, Any]:
+    fields = req.model_dump(exclude_unset=True, exclude={"number"})
+    return edit(app, who, req.number, IssueEdit(**fields))
+
+
+def comment_numbered(app: App, who: Principal, req: CommentInput) -> dict[str, Any]:
+    return comment(app, who, req.number, CommentCreate(body=req.body))
+
+
+def close_numbered(app: App, who: Principal, req: CloseInput) -> dict[str, Any]:
+    return close(app, who, req.number, CloseRequest(reason=req.reason))
+
+
+def reopen_numbered(app: App, who: Principal, req: ReopenInput) -> dict[str, Any]:
+    return reopen(app, who, req.number)

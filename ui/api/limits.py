@@ -28,7 +28,6 @@ ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/api/synthesize/daily"): (*WRITE, *MODEL),
     ("POST", "/api/dream/run"): (*WRITE, *MODEL),
     ("POST", "/api/backends/{name}/test"): MODEL,
-    ("POST", "/api/issues/suggest"): READ,
     # the workbench (its signed-in user's key); /ask adds a model call when it answers
     ("POST", "/ask"): READ,
     ("POST", "/graph/data/ego"): READ,

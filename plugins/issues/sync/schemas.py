@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
 
 from ctx.core import Strict
 
@@ -39,5 +39,40 @@ class SyncRequest(Strict):
     scope: str | None = Field(default=None, description="The linked scope (default: home scope).")
 
 
-class ResolveRequest(Strict):
+class ConflictResolution(Strict):
+    """How a sync conflict is resolved: which side's version wins."""
+
     take: Literal["local", "remote"] = Field(description="Which side's version wins.")
+
+
+class ResolveConflict(ConflictResolution):
+    """``POST /api/issues/sync/conflicts/{conflict_id}/resolve``: the conflict, and the side."""
+
+    conflict_id: int
+
+
+class ConflictFilter(Strict):
+    """``GET /api/issues/sync/conflicts``: read from the query string, where every value is text
+    (``resolved=true``) and other parameters are ignored."""
+
+    model_config = ConfigDict(strict=False, extra="ignore")
+
+    scope: str | None = None
+    resolved: bool = Field(default=False, description="Include resolved ones.")
+
+
+class LinkRef(Strict):
+    """``DELETE /api/issues/sync/links/{link_id}``."""
+
+    link_id: int
+
+
+# The tools' arguments (no docstrings: an agent would read them in every tool listing).
+
+
+class ResolveInput(ConflictResolution):
+    conflict_id: int = Field(ge=1, description="The conflict's id (from issue_conflicts).")
+
+
+class ConflictsInput(Strict):
+    scope: str | None = Field(default=None, description="One readable scope (default: all).")

@@ -22,7 +22,14 @@ from ctx.plugins.issues.sync import state
 from ctx.plugins.issues.sync.engine import sync_link
 from ctx.plugins.issues.sync.forge import BadSignature, forge_kind
 from ctx.plugins.issues.sync.jobs import queue_sync
-from ctx.plugins.issues.sync.schemas import LinkCreate
+from ctx.plugins.issues.sync.schemas import (
+    ConflictFilter,
+    LinkCreate,
+    LinkRef,
+    ResolveConflict,
+    ResolveInput,
+    SyncRequest,
+)
 from ctx.plugins.issues.sync.settings import INTERVAL, require_enabled
 
 HIDDEN = ("token_secret", "webhook_secret")
@@ -184,3 +191,29 @@ def webhook(app: App, forge: str, headers: Mapping[str, str], body: bytes) -> di
             else:
                 queue_sync(conn, int(link["id"]))
     return {"status": "queued", "delivery": event.delivery_id}
+
+
+# -- the operations by their input (``service(app, who, input)``, ``ctx.plugins.issues.operations``)
+
+
+def sync_scope(app: App, who: Principal, req: SyncRequest) -> dict[str, Any]:
+    return sync_now(app, who, req.scope)
+
+
+def links_of(app: App, who: Principal, _: None) -> dict[str, Any]:
+    return {"links": list_links(app, who)}
+
+
+def unlink(app: App, who: Principal, ref: LinkRef) -> dict[str, Any]:
+    return delete_link(app, who, ref.link_id)
+
+
+def conflicts_of(app: App, who: Principal, filters: ConflictFilter) -> dict[str, Any]:
+    found = list_conflicts(app, who, filters.scope, filters.resolved)
+    return {"conflicts": found, "count": len(found)}
+
+
+def resolve_conflict(
+    app: App, who: Principal, req: ResolveConflict | ResolveInput
+) -> dict[str, Any]:
+    return resolve(app, who, req.conflict_id, req.take)
