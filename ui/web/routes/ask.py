@@ -23,6 +23,7 @@ from ctx.core import App, Principal, QueryRequest, llm, query
 from ctx.core.access import charge_limits
 from ctx.core.retrieval import CHANNELS, asks_model
 from ctx.core.validation import error_message
+from ctx.ui.api.marks import charges
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.markdown import to_html
 from ctx.ui.web.render import render
@@ -142,6 +143,7 @@ def ask_page(
 
 
 @router.post("/ask", name="web-ask-post")
+@charges("read")  # and a model call when it answers (charged where the answer is asked)
 def ask_post(
     request: Request,
     app: WebAppDep,

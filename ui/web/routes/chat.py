@@ -35,6 +35,7 @@ from ctx.core.governor import (
     start_turn,
 )
 from ctx.core.validation import error_message
+from ctx.ui.api.marks import charges
 from ctx.ui.api.operations import STREAM_HEADERS, sse
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.render import render
@@ -131,6 +132,7 @@ def _refused(status: int, message: str) -> JSONResponse:
 
 
 @router.post("/chat/{session}/send", name="web-chat-send", response_model=None)
+@charges("write", "model")
 def chat_send(
     request: Request,
     session: str,

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from ctx.core import CtxError, Principal, ValidationError, graph
+from ctx.ui.api.marks import charges
 from ctx.ui.web.deps import SignInRequired, UserDep, WebAppDep, checked_user, current_user
 from ctx.ui.web.render import render
 
@@ -133,6 +134,7 @@ def _grow(app: Any, who: Principal, body: object) -> dict[str, Any]:
 
 
 @router.post("/graph/data/ego", name="web-graph-grow")
+@charges("read")
 async def graph_grow_data(request: Request, app: WebAppDep) -> JSONResponse:
     """A new focus grown onto the blocks shown now (``keep``): JSON ``{focus, depth, cap,
     keep}`` in, the merged neighbourhood out, the farthest and most weakly linked nodes evicted
