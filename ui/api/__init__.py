@@ -10,8 +10,6 @@ from fastapi.staticfiles import StaticFiles
 from ctx.ui.api import (
     backends,
     docs,
-    dream,
-    graph,
     guard,
     observe,
 )
@@ -24,9 +22,7 @@ ROUTERS = (
     docs.router,
     backends.router,
     observe.router,
-    graph.router,
     guard.router,
-    dream.router,
 )
 
 
