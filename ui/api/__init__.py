@@ -10,7 +10,6 @@ from fastapi.staticfiles import StaticFiles
 from ctx.ui.api import (
     backends,
     docs,
-    guard,
     observe,
 )
 from ctx.ui.api.errors import install_error_handlers
@@ -22,7 +21,6 @@ ROUTERS = (
     docs.router,
     backends.router,
     observe.router,
-    guard.router,
 )
 
 
