@@ -8,7 +8,6 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from ctx.ui.api import (
-    backends,
     docs,
     observe,
 )
@@ -19,7 +18,6 @@ __all__ = ["ROUTERS", "json_messages", "mount"]
 
 ROUTERS = (
     docs.router,
-    backends.router,
     observe.router,
 )
 

@@ -25,7 +25,6 @@ MODEL = ("model",)
 #: (method, route path) -> the limits a request counts against, where the method's default is
 #: wrong.
 ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("POST", "/api/backends/{name}/test"): MODEL,
     ("POST", "/api/issues/suggest"): READ,
     # the workbench (its signed-in user's key); /ask adds a model call when it answers
     ("POST", "/ask"): READ,

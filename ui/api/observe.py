@@ -1,4 +1,4 @@
-"""Admin views of a running ctx: the model call log, a status overview and a live event stream.
+"""Admin views of a running ctx: a status overview and a live event stream.
 
 ``GET /api/events`` is Server-Sent Events: each ``NOTIFY`` on ``ctx_jobs`` (a job was queued;
 the payload is its kind) and ``ctx_events`` (a block was written; action, id, scope, category
@@ -12,16 +12,15 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Any
 
 import psycopg
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from ctx.core import App, llm
 from ctx.core.embed import active_generation
 from ctx.core.embed import status as embed_status
-from ctx.core.errors import ValidationError
 from ctx.core.runtime import counts
 from ctx.ui.api.deps import AdminDep, AppDep
 from ctx.ui.api.errors import ERROR_RESPONSES
@@ -33,36 +32,6 @@ log = logging.getLogger("ctx.server")
 CHANNELS = ("ctx_jobs", "ctx_events")
 KEEPALIVE_SECONDS = 15.0
 POLL_SECONDS = 1.0  # how often a quiet stream checks whether the client is still there
-OUTCOMES = ("ok", "error", "timeout", "invalid")
-
-
-@router.get("/llmlog", name="llmlog")
-def llmlog(
-    app: AppDep,
-    _: AdminDep,
-    limit: Annotated[int, Query(ge=1, le=500, description="Rows, newest first.")] = 50,
-    role: Annotated[str | None, Query(description="Only calls for this role.")] = None,
-    backend: Annotated[str | None, Query(max_length=64, description="Only this backend.")] = None,
-    outcome: Annotated[str | None, Query(description="ok, error, timeout or invalid.")] = None,
-    before: Annotated[int | None, Query(ge=1, description="Rows with a smaller id.")] = None,
-) -> dict[str, Any]:
-    """The model calls (role, backend, model, outcome, tokens, latency), newest first, and the
-    last 24 hours summed up per backend and role. Request and answer text appear only while
-    ``llm.log_content`` is on."""
-    if role is not None and role not in llm.ROLES:
-        raise ValidationError(
-            f"role: unknown role {role!r}; roles: {', '.join(llm.ROLES)}", field="role"
-        )
-    if outcome is not None and outcome not in OUTCOMES:
-        raise ValidationError(
-            f"outcome: must be one of {', '.join(OUTCOMES)}, not {outcome!r}", field="outcome"
-        )
-    with app.connection() as conn:
-        calls = llm.read_log(
-            conn, limit=limit, role=role, backend=backend, outcome=outcome, before=before
-        )
-        summary = llm.log_summary(conn)
-    return {"calls": calls, "summary": summary}
 
 
 def _embedding(app: App) -> dict[str, Any] | None:
