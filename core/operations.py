@@ -89,7 +89,8 @@ class Rest:
     the errors particular to it (status -> when). ``endpoint`` names a FastAPI endpoint written by
     hand, for what a declaration cannot say (a multipart upload, a signed webhook): the route
     around it still gets the declaration's access, kinds and OpenAPI entry. ``also`` are further
-    paths the same route answers at.
+    paths the same route answers at. ``in_schema=False`` leaves the route out of
+    ``/openapi.json``: a stream that never ends is no call for generated clients to wait on.
     """
 
     method: str
@@ -103,6 +104,7 @@ class Rest:
     errors: Mapping[int, str] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
+    in_schema: bool = True
 
     @property
     def path_params(self) -> tuple[str, ...]:

@@ -164,3 +164,18 @@ def status(app: App) -> dict[str, Any]:
             }
         )
     return {"embeddable_blocks": total["n"], "generations": out, "embed_jobs": jobs}
+
+
+def embedding_overview(app: App) -> dict[str, Any] | None:
+    """The active generation with its backlog, recent throughput and ETA (and a building one's),
+    or None when there is none yet."""
+    with app.connection() as conn:
+        gen = active_generation(conn)
+    if gen is None:
+        return None
+    keys = ("id", "provider", "model", "dimensions", "embedded", "left", "per_s", "eta_s")
+    gens = {g["status"]: {k: g[k] for k in keys} for g in status(app)["generations"]}
+    out = gens.get("active") or {k: gen[k] for k in keys[:4]}
+    if "building" in gens:
+        out["building"] = gens["building"]
+    return out

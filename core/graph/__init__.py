@@ -1,5 +1,5 @@
 """The graph: links between blocks (Dream's and people's), Dream, the overview map, the digest,
-and the query stages that read links (supersedes filter, graph expansion)."""
+the query stages that read links (supersedes filter, graph expansion), and their operations."""
 
 from typing import TYPE_CHECKING
 
@@ -34,14 +34,58 @@ if TYPE_CHECKING:
         refresh_overview,
         sweep_overview,
     )
+    from ctx.core.graph.operations import (
+        DAILY_DIGEST,
+        DREAM_LINKS,
+        DREAM_STATS,
+        DREAM_THROTTLE,
+        GRAPH_EGO,
+        GRAPH_OVERVIEW,
+        REVIEW_DREAM_LINK,
+        RUN_DREAM,
+        TOPIC_DIGEST,
+    )
+    from ctx.core.graph.schemas import (
+        DailyDigest,
+        DailyRequest,
+        DreamRunRequest,
+        EgoRequest,
+        EgoResponse,
+        LinkReview,
+        LinksRequest,
+        OverviewRequest,
+        OverviewResponse,
+        ThrottleRequest,
+        TopicMap,
+    )
 
 __all__ = [
+    "DAILY_DIGEST",
     "DIGEST_JOBS",
+    "DREAM_LINKS",
+    "DREAM_STATS",
+    "DREAM_THROTTLE",
+    "GRAPH_EGO",
+    "GRAPH_OVERVIEW",
     "LINK_TYPES",
     "OVERVIEW_JOBS",
     "PIPELINE_VERSION",
+    "REVIEW_DREAM_LINK",
+    "RUN_DREAM",
+    "TOPIC_DIGEST",
     "CycleResult",
+    "DailyDigest",
+    "DailyRequest",
+    "DreamRunRequest",
     "DreamWorker",
+    "EgoRequest",
+    "EgoResponse",
+    "LinkReview",
+    "LinksRequest",
+    "OverviewRequest",
+    "OverviewResponse",
+    "ThrottleRequest",
+    "TopicMap",
     "daily_synthesis",
     "dream_stats",
     "ego",

@@ -1,12 +1,15 @@
-"""Links and Dream as a plugin of the core: settings and the query stages that read links."""
+"""Links and Dream as a plugin of the core: settings, the query stages that read links, and the
+graph's operations."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ctx.core.graph import operations
 from ctx.core.graph.settings import DREAM_SETTINGS, GRAPH_SETTINGS
 from ctx.core.graph.stages import EXPANSION_STAGE, SUPERSEDES_STAGE
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
 from ctx.core.retrieval import QueryStage
 from ctx.core.runtime import Setting
 
@@ -21,3 +24,9 @@ def register_settings(register: Callable[[Setting], None]) -> None:
 def register_query_stages(register: Callable[[QueryStage], None]) -> None:
     register(EXPANSION_STAGE)
     register(SUPERSEDES_STAGE)
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)

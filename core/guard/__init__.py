@@ -17,25 +17,44 @@ if TYPE_CHECKING:
     )
     from ctx.core.guard.draft import draft_neighbours
     from ctx.core.guard.jobs import GUARD_JOBS, run_checks, sweep
+    from ctx.core.guard.operations import (
+        GUARD_FLAGS,
+        GUARD_STATS,
+        GUARD_THRESHOLDS,
+        RESOLVE_GUARD_FLAG,
+        SET_GUARD_THRESHOLDS,
+    )
     from ctx.core.guard.review import RESOLUTIONS, guard_stats, list_flags, resolve_flag
+    from ctx.core.guard.schemas import GuardFlagsRequest, GuardResolution, ThresholdsChange
     from ctx.core.guard.thresholds import (
         Thresholds,
+        change_thresholds,
         list_thresholds,
         set_thresholds,
         thresholds_for,
+        thresholds_in_use,
         unset_thresholds,
     )
     from ctx.core.guard.wording import word_changes
 
 __all__ = [
     "CLEAN",
+    "GUARD_FLAGS",
     "GUARD_JOBS",
+    "GUARD_STATS",
+    "GUARD_THRESHOLDS",
     "NEAR_DUPLICATE",
     "NEEDS_REVIEW",
     "RESOLUTIONS",
+    "RESOLVE_GUARD_FLAG",
+    "SET_GUARD_THRESHOLDS",
     "Decision",
+    "GuardFlagsRequest",
+    "GuardResolution",
     "Neighbour",
     "Thresholds",
+    "ThresholdsChange",
+    "change_thresholds",
     "decide",
     "draft_neighbours",
     "guard_stats",
@@ -46,6 +65,7 @@ __all__ = [
     "set_thresholds",
     "sweep",
     "thresholds_for",
+    "thresholds_in_use",
     "unset_thresholds",
     "values",
     "word_changes",

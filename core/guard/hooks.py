@@ -1,13 +1,15 @@
-"""The Guard as a plugin of the core: its settings, its job kind, and the check each changed block
-of a dedup type gets."""
+"""The Guard as a plugin of the core: its settings, its job kind, the check each changed block
+of a dedup type gets, and its operations."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ctx.core.guard import operations
 from ctx.core.guard.jobs import GUARD_JOBS
 from ctx.core.hookspecs import hookimpl
+from ctx.core.operations import Operation, declared
 from ctx.core.runtime import Setting
 
 if TYPE_CHECKING:
@@ -57,3 +59,9 @@ def before_block_write(
         return
     if write.changed("content", "block_type") or write.revives:
         write.queue_job(GUARD_JOBS.kind)  # a revived copy is checked again
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ctx.core.embed import active_generation
 from ctx.core.errors import NotFound, ValidationError
 
 if TYPE_CHECKING:
@@ -115,3 +116,44 @@ def list_thresholds(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
         "FROM context_guard_thresholds ORDER BY generation, block_type NULLS FIRST"
     ).fetchall()
     return [dict(r) for r in rows]
+
+
+def thresholds_in_use(app: App) -> dict[str, Any]:
+    """The thresholds rows, the active generation, and what each dedup type uses in it."""
+    with app.connection() as conn:
+        rows = list_thresholds(conn)
+        gen = active_generation(conn)
+        used = (
+            {
+                name: thresholds_for(app, conn, spec, gen).as_dict()
+                for name, spec in sorted(app.block_types.items())
+                if spec.guard_dedup
+            }
+            if gen
+            else {}
+        )
+    return {"rows": rows, "active_generation": gen["id"] if gen else None, "in_use": used}
+
+
+def change_thresholds(
+    app: App,
+    *,
+    duplicate: float | None,
+    review: float | None,
+    block_type: str | None = None,
+    generation: int | None = None,
+) -> dict[str, Any]:
+    """Set a type's (or every type's) thresholds in ``generation`` (default: the active one);
+    both None removes the row (``{"removed", "generation", "block_type"}``)."""
+    with app.connection() as conn:
+        if generation is None:
+            gen = active_generation(conn)
+            if gen is None:
+                raise NotFound("no active embedding generation", field="generation")
+            generation = int(gen["id"])
+        if duplicate is None and review is None:
+            removed = unset_thresholds(conn, generation, block_type)
+            return {"removed": removed, "generation": generation, "block_type": block_type}
+        if duplicate is None or review is None:
+            raise ValidationError("give both duplicate and review (or neither to remove)")
+        return set_thresholds(conn, generation, duplicate, review, block_type)

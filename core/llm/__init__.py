@@ -13,37 +13,75 @@ from ctx.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from ctx.core.llm.answers import fence, first_json, strip_reasoning
     from ctx.core.llm.backends import (
-        ROLES,
         Backend,
-        BackendFields,
         create_backend,
         delete_backend,
         get_backend,
         list_backends,
         update_backend,
     )
-    from ctx.core.llm.calllog import CallRecord, log_summary, read_log, record_call
+    from ctx.core.llm.calllog import (
+        OUTCOMES,
+        CallRecord,
+        check_log_filters,
+        log_summary,
+        read_log,
+        record_call,
+    )
     from ctx.core.llm.calls import Reply, available, chat, embed, rerank, stream
     from ctx.core.llm.completions import ChatResult, ToolCall
     from ctx.core.llm.errors import InvalidResponse, ModelError, ModelTimeout, NoBackend
     from ctx.core.llm.gate import SENSITIVITY_ORDER, TRUST_LEVELS, Piece, admit, may_see
     from ctx.core.llm.kinds import BackendFactory, BackendKind, backend_kinds
     from ctx.core.llm.openai_wire import TIMEOUT_PARAM, Limits, OpenAIClient
+    from ctx.core.llm.operations import (
+        CALL_LOG,
+        CREATE_BACKEND,
+        DELETE_BACKEND,
+        LIST_BACKENDS,
+        SHOW_BACKEND,
+        TEST_BACKEND,
+        UPDATE_BACKEND,
+    )
     from ctx.core.llm.pool import BackendPool
-    from ctx.core.llm.probe import probe_backend
+    from ctx.core.llm.probe import probe_backend, probe_roles
     from ctx.core.llm.prompts import prompt_versions, render_prompt
+    from ctx.core.llm.schemas import (
+        ROLES,
+        BackendChange,
+        BackendCreate,
+        BackendFields,
+        BackendName,
+        CallLogRequest,
+        ProbeInput,
+        ProbeRequest,
+        unknown_roles,
+    )
+    from ctx.core.llm.service import backend_row, backends_overview, installed_kinds
     from ctx.core.llm.toolchat import ToolChat, ToolRound
 
 __all__ = [
+    "CALL_LOG",
+    "CREATE_BACKEND",
+    "DELETE_BACKEND",
+    "LIST_BACKENDS",
+    "OUTCOMES",
     "ROLES",
     "SENSITIVITY_ORDER",
+    "SHOW_BACKEND",
+    "TEST_BACKEND",
     "TIMEOUT_PARAM",
     "TRUST_LEVELS",
+    "UPDATE_BACKEND",
     "Backend",
+    "BackendChange",
+    "BackendCreate",
     "BackendFactory",
     "BackendFields",
     "BackendKind",
+    "BackendName",
     "BackendPool",
+    "CallLogRequest",
     "CallRecord",
     "ChatResult",
     "InvalidResponse",
@@ -53,6 +91,8 @@ __all__ = [
     "NoBackend",
     "OpenAIClient",
     "Piece",
+    "ProbeInput",
+    "ProbeRequest",
     "Reply",
     "ToolCall",
     "ToolChat",
@@ -60,17 +100,22 @@ __all__ = [
     "admit",
     "available",
     "backend_kinds",
+    "backend_row",
+    "backends_overview",
     "chat",
+    "check_log_filters",
     "create_backend",
     "delete_backend",
     "embed",
     "fence",
     "first_json",
     "get_backend",
+    "installed_kinds",
     "list_backends",
     "log_summary",
     "may_see",
     "probe_backend",
+    "probe_roles",
     "prompt_versions",
     "read_log",
     "record_call",
@@ -78,6 +123,7 @@ __all__ = [
     "rerank",
     "stream",
     "strip_reasoning",
+    "unknown_roles",
     "update_backend",
 ]
 

@@ -18,15 +18,13 @@ from typing import Any
 import httpx
 import psycopg
 from psycopg.types.json import Jsonb
-from pydantic import Field, field_validator
 from pydantic import ValidationError as PydanticError
 
 from ctx.core.errors import Conflict, NotFound, ValidationError
-from ctx.core.llm.gate import TRUST_LEVELS
-from ctx.core.validation import Strict, error_message
+from ctx.core.llm.schemas import BackendFields
+from ctx.core.validation import error_message
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
-ROLES = ("synthesis", "chat", "translate", "classify", "dream", "digest", "embed", "rerank")
 COLUMNS = (
     "name, kind, base_url, roles, model_map, priority, trust, secret, enabled, description, "
     "created_at, updated_at, updated_by"
@@ -70,56 +68,6 @@ class Backend:
             "description": self.description,
             **self.extra,
         }
-
-
-class BackendFields(Strict):
-    """Everything but the name; every field optional (an update names what changes)."""
-
-    kind: str | None = None
-    base_url: str | None = Field(default=None, max_length=2000)
-    roles: list[str] | None = Field(default=None, max_length=len(ROLES))
-    model_map: dict[str, Any] | None = None
-    priority: int | None = Field(default=None, ge=-1000, le=1000)
-    trust: str | None = None
-    secret: str | None = None
-    enabled: bool | None = None
-    description: str | None = Field(default=None, max_length=500)
-
-    @field_validator("roles")
-    @classmethod
-    def _roles(cls, v: list[str] | None) -> list[str] | None:
-        if v is None:
-            return v
-        unknown = [r for r in v if r not in ROLES]
-        if unknown:
-            raise ValueError(f"unknown role(s) {unknown}; roles: {', '.join(ROLES)}")
-        return sorted(set(v), key=ROLES.index)
-
-    @field_validator("trust")
-    @classmethod
-    def _trust(cls, v: str | None) -> str | None:
-        if v is not None and v not in TRUST_LEVELS:
-            raise ValueError(f"trust must be one of {', '.join(TRUST_LEVELS)}")
-        return v
-
-    @field_validator("model_map")
-    @classmethod
-    def _model_map(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
-        if v is None:
-            return v
-        for key, entry in v.items():
-            if key != "default" and key not in ROLES:
-                raise ValueError(f"model_map: {key!r} is neither a role nor 'default'")
-            if isinstance(entry, str):
-                problem = None if entry.strip() else "is empty"
-            elif isinstance(entry, dict):
-                model = entry.get("model")
-                problem = None if isinstance(model, str) and model else 'needs a "model" name'
-            else:
-                problem = 'must be a model name or {"model": name, ...params}'
-            if problem:
-                raise ValueError(f"model_map.{key} {problem}")
-        return v
 
 
 def parse_fields(data: Mapping[str, Any]) -> BackendFields:

@@ -13,12 +13,16 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ctx.core.errors import CtxError, error_text
+from ctx.core.errors import CtxError, ValidationError, error_text
+from ctx.core.llm.schemas import ROLES
 
 if TYPE_CHECKING:
     from ctx.core.app import App
 
 log = logging.getLogger("ctx.llm")
+
+#: how a call ended, as the log records it
+OUTCOMES = ("ok", "error", "timeout", "invalid")
 
 
 @dataclass
@@ -60,6 +64,18 @@ def record_call(app: App, rec: CallRecord, *, prune: bool = False) -> None:
                 )
     except (psycopg.Error, CtxError) as exc:  # CtxError: the database unavailable or full
         log.warning("could not write the model call log: %s", error_text(exc, str))
+
+
+def check_log_filters(role: str | None = None, outcome: str | None = None) -> None:
+    """Refuse a filter of the log that can match nothing: a role or outcome ctx does not have."""
+    if role is not None and role not in ROLES:
+        raise ValidationError(
+            f"role: unknown role {role!r}; roles: {', '.join(ROLES)}", field="role"
+        )
+    if outcome is not None and outcome not in OUTCOMES:
+        raise ValidationError(
+            f"outcome: must be one of {', '.join(OUTCOMES)}, not {outcome!r}", field="outcome"
+        )
 
 
 def read_log(

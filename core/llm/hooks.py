@@ -1,4 +1,5 @@
-"""Model backends as a plugin of the core: the settings and the built-in ``openai`` kind."""
+"""Model backends as a plugin of the core: the settings, the built-in ``openai`` kind and the
+backend and call-log operations."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ctx.core.hookspecs import hookimpl
-from ctx.core.llm.backends import ROLES
+from ctx.core.llm import operations
 from ctx.core.llm.kinds import BackendKind
 from ctx.core.llm.openai_wire import OpenAIClient
+from ctx.core.llm.schemas import ROLES
 from ctx.core.llm.settings import SETTINGS
+from ctx.core.operations import Operation, declared
 from ctx.core.runtime import Setting
 
 
@@ -41,3 +44,9 @@ def register_settings(register: Callable[[Setting], None]) -> None:
 @hookimpl
 def register_backend_kinds(register: Callable[[BackendKind], None]) -> None:
     register(OPENAI)
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    for op in declared(vars(operations)):
+        register(op)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ctx.core.errors import CtxError, error_text
-from ctx.core.llm.backends import Backend
+from ctx.core.errors import CtxError, ValidationError, error_text
+from ctx.core.llm.backends import Backend, get_backend
 from ctx.core.llm.calllog import CallRecord, record_call
 from ctx.core.llm.errors import ModelError
 
@@ -68,3 +68,18 @@ def probe_backend(
         out.append({"role": role, "ok": True, "latency_ms": round(ms, 1), "model": model,
                     "detail": detail})  # fmt: skip
     return out
+
+
+def probe_roles(app: App, name: str, roles: list[str] | None = None) -> list[dict[str, Any]]:
+    """``probe_backend`` of the backend called ``name``; a role given that it does not serve is
+    refused (422) before anything is sent."""
+    with app.connection() as conn:
+        backend = get_backend(conn, name)
+    foreign = [r for r in roles or () if r not in backend.roles]
+    if foreign:
+        raise ValidationError(
+            f"backend {name} does not serve {foreign}; its roles: "
+            f"{', '.join(backend.roles) or 'none'}",
+            field="roles",
+        )
+    return probe_backend(app, backend, roles or None)

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     from ctx.core.runtime.listener import Listener
     from ctx.core.runtime.logs import JsonLogFormatter, configure_logging
     from ctx.core.runtime.migrate import apply_migrations, migration_status
+    from ctx.core.runtime.notices import LISTENING, listen_notices
     from ctx.core.runtime.operations import (
+        EVENT_STREAM,
         HEALTH,
         LIST_PLUGINS,
         LIST_SETTINGS,
@@ -70,7 +72,9 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE_PLUGINS",
     "DEFAULT_PLUGINS",
+    "EVENT_STREAM",
     "HEALTH",
+    "LISTENING",
     "LIST_PLUGINS",
     "LIST_SETTINGS",
     "RUNTIME_SETTINGS",
@@ -112,6 +116,7 @@ __all__ = [
     "finish",
     "installed_version",
     "job_handlers",
+    "listen_notices",
     "migration_status",
     "owner_gone",
     "plugin_rows",

@@ -1,5 +1,6 @@
 """The runtime's operations, each declared once (``ctx.core.operations``): settings, the loaded
-plugins, liveness and the version. Only models are imported here; the services are named."""
+plugins, liveness, the version, and the live stream of what a running ctx is doing. Only models
+are imported here; the services are named."""
 
 from __future__ import annotations
 
@@ -87,4 +88,26 @@ SERVER_VERSION = Operation(
     reach="none",
     rest=Rest("GET", "/api/version", tags=("blocks",)),
     cli=True,
+)
+
+EVENT_STREAM = Operation(
+    name="runtime.events",
+    summary="Server-sent events: a job queued, a block written (no titles, no content).",
+    description='Server-Sent Events: ``ctx_jobs`` (data ``{"kind"}``) when a job is queued and '
+    "``ctx_events`` (data ``{action, id, scope, category, block_type}``) when a block is "
+    "written; no titles, no content. A comment every 15 s keeps idle connections open.",
+    service="ctx.core.runtime.notices:listen_notices",
+    access="admin",
+    reach="read",  # block ids and scopes of every scope: the operator's
+    # An endpoint of its own: the stream is asynchronous (it watches for the client leaving) and
+    # sends comments (": listening", ": keep-alive") that are no events. Left out of the OpenAPI
+    # schema: a stream that never ends is no call for generated clients (or the fuzzer) to wait on.
+    rest=Rest(
+        "GET",
+        "/api/events",
+        answer="events",
+        endpoint="ctx.ui.api.events:events",
+        in_schema=False,
+        tags=("observe",),
+    ),
 )

@@ -48,6 +48,7 @@ CORE_PLUGINS: Mapping[str, str] = {
     "core.graph": "ctx.core.graph.hooks",
     "core.graph.map": "ctx.core.graph.map_hooks",
     "core.governor": "ctx.core.governor.hooks",
+    "core.status": "ctx.core.status.hooks",
 }
 
 #: Built-in plugins by stable name; moving a module changes the value only.

@@ -7,27 +7,13 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from ctx.ui.api import (
-    backends,
-    docs,
-    dream,
-    graph,
-    guard,
-    observe,
-)
+from ctx.ui.api import docs
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
 
 __all__ = ["ROUTERS", "json_messages", "mount"]
 
-ROUTERS = (
-    docs.router,
-    backends.router,
-    observe.router,
-    graph.router,
-    guard.router,
-    dream.router,
-)
+ROUTERS = (docs.router,)
 
 
 def mount(api: FastAPI, body_limit: Callable[[str], int]) -> None:

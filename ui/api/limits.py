@@ -1,11 +1,10 @@
-"""Which per-key rate limits (``limits.*_per_minute``) a REST request counts against.
+"""Which per-key rate limits (``limits.*_per_minute``) a request counts against.
 
-A GET counts as a read (``queries``) and any other method as a write, unless the route is listed
-in ``ROUTE_KINDS``: POST routes that only read, and routes that call a language model. Routes
-whose kind depends on the body add to it themselves (``/api/query`` asking for an answer,
-``/api/manage`` deleting or editing). Plugin routes follow the same rule through ``PrincipalDep``.
-The workbench's pages count the same way, through ``ctx.ui.web.deps``. MCP tools are counted in
-``ctx.core.tools`` and gateway turns in ``ctx.ui.gateway``.
+The route says: an operation's route counts against its declared kinds (``ctx.core.operations``),
+a workbench page against what it declares with ``@charges`` (``ctx.ui.api.marks``), and a page that
+declares nothing by its method (a GET reads, anything else writes). What one call's input adds (an
+answer asked for, a delete among the actions) is charged where the input is read. MCP tools count
+the same declarations (``ctx.core.tools``) and gateway turns their own (``ctx.ui.gateway``).
 """
 
 from __future__ import annotations
@@ -20,34 +19,19 @@ from ctx.ui.api.marks import declared_limits
 
 READ = ("queries",)
 WRITE = ("writes",)
-MODEL = ("model",)
-
-#: (method, route path) -> the limits a request counts against, where the method's default is
-#: wrong.
-ROUTE_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("POST", "/api/synthesize/daily"): (*WRITE, *MODEL),
-    ("POST", "/api/dream/run"): (*WRITE, *MODEL),
-    ("POST", "/api/backends/{name}/test"): MODEL,
-    # the workbench (its signed-in user's key); /ask adds a model call when it answers
-    ("POST", "/ask"): READ,
-    ("POST", "/graph/data/ego"): READ,
-    ("POST", "/chat/{session}/send"): (*WRITE, *MODEL),
-}
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def route_kinds(method: str, path: str) -> tuple[str, ...]:
-    """Transitional: the kinds of a route that declares none."""
-    if method in ("GET", "HEAD", "OPTIONS"):
-        return ROUTE_KINDS.get(("GET", path), READ)
-    return ROUTE_KINDS.get((method, path), WRITE)
+def request_limits(request: Request) -> tuple[str, ...]:
+    """The limits the request's route declares, else its method's default."""
+    route = request.scope.get("route")
+    declared = declared_limits(getattr(route, "endpoint", None))
+    if declared is not None:
+        return declared
+    return READ if request.method in SAFE_METHODS else WRITE
 
 
 def charge_request(request: Request, app: App, who: Principal, conn: Any = None) -> None:
     """Count the request against its route's limits (HTTP 429 with Retry-After when over), in
     ``conn``'s transaction when given."""
-    route = request.scope.get("route")
-    declared = declared_limits(getattr(route, "endpoint", None))
-    if declared is None:
-        path = getattr(route, "path", None) or request.url.path
-        declared = route_kinds(request.method, path)
-    charge_limits(app, who, *declared, conn=conn)
+    charge_limits(app, who, *request_limits(request), conn=conn)

@@ -94,6 +94,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
             **streams,  # type: ignore[arg-type]
             responses=_responses(op),
             dependencies=[Depends(access)] if access is not None else None,
+            include_in_schema=rest.in_schema,
         )
 
 

@@ -11,7 +11,9 @@ from rich.text import Text
 
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
+from ctx.core.graph import DAILY_DIGEST, TOPIC_DIGEST
 from ctx.ui.cli.common import JsonOpt, console, dump_json
+from ctx.ui.cli.present import presents
 
 
 def _day(text: str | None) -> str | None:
@@ -55,6 +57,7 @@ def _print_daily(result: dict[str, Any]) -> None:
                       "trust level", markup=False)  # fmt: skip
 
 
+@presents(TOPIC_DIGEST, DAILY_DIGEST)
 def digest(
     daily: Annotated[
         bool, typer.Option("--daily", help="Write the daily digest of your home scope.")
@@ -71,13 +74,13 @@ def digest(
         raise ValidationError("--date needs --daily")
     if daily:
         body = {"date": _day(day)} if day is not None else {}
-        result = Client(timeout=600).post("/api/synthesize/daily", body)
+        result = Client(timeout=600).call(DAILY_DIGEST, body)
         if as_json:
             dump_json(result)
         else:
             _print_daily(result)
         return
-    result = Client().get("/api/digest")
+    result = Client().call(TOPIC_DIGEST)
     if as_json:
         dump_json(result)
     else:

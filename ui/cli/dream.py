@@ -4,13 +4,20 @@ cycle now (run-once) and its pace (throttle); through the running server."""
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 import typer
 
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
+from ctx.core.graph import (
+    DREAM_LINKS,
+    DREAM_STATS,
+    DREAM_THROTTLE,
+    REVIEW_DREAM_LINK,
+    RUN_DREAM,
+)
 from ctx.ui.cli.common import JsonOpt, console, dump_json, table
+from ctx.ui.cli.present import presents
 
 dream_app = typer.Typer(help="Dream: links between blocks made in the background.",
                         no_args_is_help=True)  # fmt: skip
@@ -18,9 +25,10 @@ LINK_COLUMNS = ["id", "type", "confidence", "status", "source_title", "target_ti
 
 
 @dream_app.command("stats")
+@presents(DREAM_STATS)
 def dream_stats(as_json: JsonOpt = False) -> None:
     """Links by type and status; for admin keys the queue of blocks and the pace."""
-    result = Client().get("/api/dream/stats")
+    result = Client().call(DREAM_STATS)
     if as_json:
         dump_json(result)
         return
@@ -39,6 +47,7 @@ def dream_stats(as_json: JsonOpt = False) -> None:
 
 
 @dream_app.command("review")
+@presents(DREAM_LINKS)
 def dream_review(
     status: Annotated[
         str | None, typer.Option("--status", help="active, confirmed, rejected.")
@@ -53,7 +62,7 @@ def dream_review(
     for key, value in (("status", status), ("type", link_type), ("block", block)):
         if value is not None:
             params[key] = value
-    result = Client().get("/api/dream/links?" + urlencode(params))
+    result = Client().call(DREAM_LINKS, params)
     if as_json:
         dump_json(result)
         return
@@ -64,7 +73,7 @@ def dream_review(
 
 
 def _review(link_id: int, action: str, as_json: bool) -> None:
-    result = Client().post(f"/api/dream/links/{link_id}", {"action": action})
+    result = Client().call(REVIEW_DREAM_LINK, {"link_id": link_id, "action": action})
     if as_json:
         dump_json(result)
     else:
@@ -72,24 +81,27 @@ def _review(link_id: int, action: str, as_json: bool) -> None:
 
 
 @dream_app.command("confirm")
+@presents(REVIEW_DREAM_LINK)
 def dream_confirm(link_id: Annotated[int, typer.Argument(min=1)], as_json: JsonOpt = False) -> None:
     """Confirm a link."""
     _review(link_id, "confirm", as_json)
 
 
 @dream_app.command("delete")
+@presents(REVIEW_DREAM_LINK)
 def dream_delete(link_id: Annotated[int, typer.Argument(min=1)], as_json: JsonOpt = False) -> None:
     """Delete a link (kept as rejected, so Dream does not make it again)."""
     _review(link_id, "delete", as_json)
 
 
 @dream_app.command("run-once")
+@presents(RUN_DREAM)
 def dream_run_once(
     block: Annotated[str | None, typer.Option("--block", help="This block, if due.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run one Dream cycle now (admin keys) and show what it did."""
-    result = Client(timeout=900).post("/api/dream/run", {"block_id": block})
+    result = Client(timeout=900).call(RUN_DREAM, {"block_id": block})
     if as_json:
         dump_json(result)
         return
@@ -103,6 +115,7 @@ def dream_run_once(
 
 
 @dream_app.command("throttle")
+@presents(DREAM_THROTTLE)
 def dream_throttle(
     mode: Annotated[str, typer.Argument(help="on, throttled or off.")],
     as_json: JsonOpt = False,
@@ -110,7 +123,7 @@ def dream_throttle(
     """Set Dream's pace (admin keys)."""
     if mode not in ("on", "throttled", "off"):
         raise ValidationError("mode must be on, throttled or off")
-    result = Client().post("/api/dream/throttle", {"mode": mode})
+    result = Client().call(DREAM_THROTTLE, {"mode": mode})
     if as_json:
         dump_json(result)
     else:

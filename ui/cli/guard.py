@@ -4,25 +4,32 @@ for admin keys, the thresholds per type and generation; through the running serv
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 import typer
 from rich.text import Text
 
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
+from ctx.core.guard import (
+    GUARD_FLAGS,
+    GUARD_STATS,
+    GUARD_THRESHOLDS,
+    RESOLVE_GUARD_FLAG,
+    SET_GUARD_THRESHOLDS,
+)
 from ctx.ui.cli.common import JsonOpt, console, dump_json
+from ctx.ui.cli.present import presents
 
 guard_app = typer.Typer(help="The Guard: near-duplicates caught on write.", no_args_is_help=True)
 
 
-def _query(**params: Any) -> str:
-    given = {k: str(v).lower() if isinstance(v, bool) else v for k, v in params.items()
-             if v is not None and v is not False}  # fmt: skip
-    return ("?" + urlencode(given)) if given else ""
+def _given(**params: Any) -> dict[str, Any]:
+    """The filters set: a flag only when on (the server's default is off)."""
+    return {k: v for k, v in params.items() if v is not None and v is not False}
 
 
 @guard_app.command("list")
+@presents(GUARD_FLAGS)
 def guard_list(
     decision: Annotated[
         str | None, typer.Option("--decision", help="near_duplicate, needs_review or clean.")
@@ -35,9 +42,8 @@ def guard_list(
     as_json: JsonOpt = False,
 ) -> None:
     """Flagged blocks and the earlier blocks they resemble, newest first."""
-    path = "/api/guard" + _query(decision=decision, all=all_, cross_scope=cross_scope,
-                                 limit=limit)  # fmt: skip
-    result = Client().get(path)
+    filters = _given(decision=decision, all=all_, cross_scope=cross_scope, limit=limit)
+    result = Client().call(GUARD_FLAGS, filters)
     if as_json:
         dump_json(result)
         return
@@ -56,9 +62,10 @@ def guard_list(
 
 
 @guard_app.command("stats")
+@presents(GUARD_STATS)
 def guard_stats(as_json: JsonOpt = False) -> None:
     """Blocks by Guard status, open flags, the last day's decisions."""
-    result = Client().get("/api/guard/stats")
+    result = Client().call(GUARD_STATS)
     if as_json:
         dump_json(result)
         return
@@ -69,6 +76,7 @@ def guard_stats(as_json: JsonOpt = False) -> None:
 
 
 @guard_app.command("resolve")
+@presents(RESOLVE_GUARD_FLAG)
 def guard_resolve(
     block: Annotated[str, typer.Argument(help="The flagged block (id or prefix).")],
     resolution: Annotated[str, typer.Argument(help="keep_both, archive or merge.")],
@@ -85,8 +93,8 @@ def guard_resolve(
         raise ValidationError("resolution must be keep_both, archive or merge")
     if which not in ("block", "match"):
         raise ValidationError("--which must be block or match")
-    result = Client().post(
-        "/api/guard/resolve", {"id": block, "resolution": resolution, "which": which}
+    result = Client().call(
+        RESOLVE_GUARD_FLAG, {"id": block, "resolution": resolution, "which": which}
     )
     if as_json:
         dump_json(result)
@@ -96,6 +104,7 @@ def guard_resolve(
 
 
 @guard_app.command("thresholds")
+@presents(GUARD_THRESHOLDS, SET_GUARD_THRESHOLDS)
 def guard_thresholds(
     duplicate: Annotated[float | None, typer.Option("--duplicate", min=0, max=1)] = None,
     review: Annotated[float | None, typer.Option("--review", min=0, max=1)] = None,
@@ -111,9 +120,9 @@ def guard_thresholds(
             raise ValidationError("give both --duplicate and --review (or --unset)")
         body = {"duplicate": None if unset else duplicate, "review": None if unset else review,
                 "block_type": block_type, "generation": generation}  # fmt: skip
-        result = client.post("/api/guard/thresholds", body)
+        result = client.call(SET_GUARD_THRESHOLDS, body)
     else:
-        result = client.get("/api/guard/thresholds")
+        result = client.call(GUARD_THRESHOLDS)
     if as_json:
         dump_json(result)
         return

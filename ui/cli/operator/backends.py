@@ -237,19 +237,11 @@ def backends_test(
 ) -> None:
     """Send one real request per role and show what came back and how long it took; exits 1
     when any role failed."""
-    unknown = [r for r in role or () if r not in llm.ROLES]
-    if unknown:
-        raise ValidationError(f"unknown role(s) {unknown}; roles: {', '.join(llm.ROLES)}")
+    problem = llm.unknown_roles(role or ())
+    if problem:
+        raise ValidationError(problem)
     with opened_app() as app:
-        with app.connection() as conn:
-            backend = llm.get_backend(conn, name)
-        foreign = [r for r in role or () if r not in backend.roles]
-        if foreign:
-            raise ValidationError(
-                f"backend {name} does not serve {foreign}; its roles: "
-                f"{', '.join(backend.roles) or 'none'}"
-            )
-        results = llm.probe_backend(app, backend, role or None)
+        results = llm.probe_roles(app, name, role or None)
     if as_json:
         dump_json({"backend": name, "results": results})
     else:
@@ -276,8 +268,7 @@ def llmlog(
 ) -> None:
     """The model calls: when, role, backend, model, outcome, tokens in/out, milliseconds, error
     (text of requests only while llm.log_content is on)."""
-    if role is not None and role not in llm.ROLES:
-        raise ValidationError(f"unknown role {role!r}; roles: {', '.join(llm.ROLES)}")
+    llm.check_log_filters(role)  # --outcome stays a plain filter here, as it always was
     with opened_app() as app, app.connection() as conn:
         rows = llm.read_log(conn, limit=limit, role=role, backend=backend, outcome=outcome)
     if as_json:

@@ -9,9 +9,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from ctx.core import App, ValidationError, access, llm
+from ctx.core import App, access, llm
 from ctx.core.blocks import load_types
-from ctx.ui.api.observe import OUTCOMES
 from ctx.ui.web.deps import AdminUserDep, WebAppDep
 from ctx.ui.web.render import render
 from ctx.ui.web.routes import (
@@ -75,10 +74,7 @@ def llmlog(
     """The calls newest first, ``before`` paging to older ones (by id), and the last 24 hours
     per backend and role. Request and answer text are there only while ``llm.log_content`` was
     on when the call was made (``record_call`` decides)."""
-    if role and role not in llm.ROLES:
-        raise ValidationError(f"role: unknown role {role!r}; roles: {', '.join(llm.ROLES)}")
-    if outcome and outcome not in OUTCOMES:
-        raise ValidationError(f"outcome: must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+    llm.check_log_filters(role or None, outcome or None)
     with app.connection() as conn:
         calls = llm.read_log(
             conn,
@@ -108,7 +104,7 @@ def llmlog(
             "before": before,
             "older": calls[-1]["id"] if more and calls else None,
             "roles": llm.ROLES,
-            "outcomes": OUTCOMES,
+            "outcomes": llm.OUTCOMES,
             "backends": sorted({b.name for b in app.backends.backends()} | ({backend} - {""})),
             "log_content": bool(app.settings["llm.log_content"]),
         },

@@ -15,7 +15,6 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ctx.core import App, Conflict, ValidationError, access, llm
-from ctx.ui.api.backends import kinds
 from ctx.ui.web.deps import AdminUserDep, WebAppDep
 from ctx.ui.web.render import render
 from ctx.ui.web.routes.admin_forms import (
@@ -198,7 +197,7 @@ def form_page(
             "error": error,
             "field": field,
             "elevation": elevation,
-            "kinds": kinds(app),
+            "kinds": llm.installed_kinds(app),
             "roles": llm.ROLES,
             "trusts": [(t, SEES[t]) for t in llm.TRUST_LEVELS],
             "secrets": secrets,
@@ -216,7 +215,7 @@ def backends_list(
 
 @router.get("/admin/backends/new", name="web-admin-backends-new")
 def backends_new(request: Request, app: WebAppDep, _: AdminUserDep) -> HTMLResponse:
-    names = [k["name"] for k in kinds(app)]
+    names = [k["name"] for k in llm.installed_kinds(app)]
     values = {**BackendForm().values, "enabled": True}
     values["kind"] = "openai" if "openai" in names else next(iter(names), "")
     return form_page(request, app, values)

@@ -1,0 +1,117 @@
+"""The roles, and the request models of the backend and call-log operations
+(``ctx.core.llm.operations``). Models only: the declarations import them without the database
+and HTTP code of the backends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from ctx.core.llm.gate import TRUST_LEVELS
+from ctx.core.validation import Strict
+
+ROLES = ("synthesis", "chat", "translate", "classify", "dream", "digest", "embed", "rerank")
+
+
+def unknown_roles(roles: Iterable[str]) -> str | None:
+    """What is wrong with ``roles`` when some are no role ctx has, else None."""
+    unknown = [r for r in roles if r not in ROLES]
+    return f"unknown role(s) {unknown}; roles: {', '.join(ROLES)}" if unknown else None
+
+
+class BackendFields(Strict):
+    """Everything but the name; every field optional (an update names what changes)."""
+
+    kind: str | None = None
+    base_url: str | None = Field(default=None, max_length=2000)
+    roles: list[str] | None = Field(default=None, max_length=len(ROLES))
+    model_map: dict[str, Any] | None = None
+    priority: int | None = Field(default=None, ge=-1000, le=1000)
+    trust: str | None = None
+    secret: str | None = None
+    enabled: bool | None = None
+    description: str | None = Field(default=None, max_length=500)
+
+    @field_validator("roles")
+    @classmethod
+    def _roles(cls, v: list[str] | None) -> list[str] | None:
+        if v is None:
+            return v
+        problem = unknown_roles(v)
+        if problem:
+            raise ValueError(problem)
+        return sorted(set(v), key=ROLES.index)
+
+    @field_validator("trust")
+    @classmethod
+    def _trust(cls, v: str | None) -> str | None:
+        if v is not None and v not in TRUST_LEVELS:
+            raise ValueError(f"trust must be one of {', '.join(TRUST_LEVELS)}")
+        return v
+
+    @field_validator("model_map")
+    @classmethod
+    def _model_map(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
+        if v is None:
+            return v
+        for key, entry in v.items():
+            if key != "default" and key not in ROLES:
+                raise ValueError(f"model_map: {key!r} is neither a role nor 'default'")
+            if isinstance(entry, str):
+                problem = None if entry.strip() else "is empty"
+            elif isinstance(entry, dict):
+                model = entry.get("model")
+                problem = None if isinstance(model, str) and model else 'needs a "model" name'
+            else:
+                problem = 'must be a model name or {"model": name, ...params}'
+            if problem:
+                raise ValueError(f"model_map.{key} {problem}")
+        return v
+
+
+class BackendName(Strict):
+    """A backend by name (the path's ``{name}``)."""
+
+    name: str
+
+
+class BackendCreate(BackendFields):
+    """A new backend: its name and fields (kind is required; the rest have defaults)."""
+
+    name: str = Field(min_length=1, max_length=64)
+
+
+class BackendChange(BackendFields):
+    """The fields to change (those sent) of the backend ``name``."""
+
+    name: str
+
+
+class ProbeRequest(Strict):
+    roles: list[str] | None = Field(
+        default=None, max_length=len(ROLES), description="Roles to test (default: all)."
+    )
+
+    @field_validator("roles")
+    @classmethod
+    def _roles(cls, v: list[str] | None) -> list[str] | None:
+        problem = unknown_roles(v or ())
+        if problem:
+            raise ValueError(problem)
+        return v
+
+
+class ProbeInput(ProbeRequest):
+    """The roles to test of the backend ``name``."""
+
+    name: str
+
+
+class CallLogRequest(Strict):
+    limit: int = Field(default=50, ge=1, le=500, description="Rows, newest first.")
+    role: str | None = Field(default=None, description="Only calls for this role.")
+    backend: str | None = Field(default=None, max_length=64, description="Only this backend.")
+    outcome: str | None = Field(default=None, description="ok, error, timeout or invalid.")
+    before: int | None = Field(default=None, ge=1, description="Rows with a smaller id.")
