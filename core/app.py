@@ -48,7 +48,7 @@ from ctx.core.runtime import (
     secret_reference,
 )
 from ctx.core.temporal import TemporalParser, parser_from_host
-from ctx.core.tools import Tool, registered_tools, tools_of
+from ctx.core.tools import Tool, tools_of
 
 log = logging.getLogger("ctx.app")
 
@@ -155,12 +155,7 @@ class App:
     @cached_property
     def tools(self) -> dict[str, Tool]:
         """The MCP tools, derived from the operations that offer one."""
-        derived = tools_of(self.operations.values())
-        legacy = registered_tools(self.host)
-        twice = sorted(set(derived) & set(legacy))
-        if twice:
-            raise PluginError(f"tools registered twice: {', '.join(twice)}")
-        return {**legacy, **derived}
+        return tools_of(self.operations.values())
 
     def validate_registries(self) -> list[tuple[str, BlockTypeSpec]]:
         """Build every registry; all problems are reported in one error. Returns the proposed

@@ -24,7 +24,6 @@ import pluggy
 if TYPE_CHECKING:
     import psycopg
     import typer
-    from fastapi import APIRouter
 
     from ctx.core.access import Principal
     from ctx.core.app import App
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
     from ctx.core.retrieval import QueryStage, RerankerFactory
     from ctx.core.runtime import JobHandler, Setting, SettingCheck, Settings
     from ctx.core.temporal import TemporalMatcher
-    from ctx.core.tools import Tool
 
 PROJECT = "ctx"
 
@@ -157,32 +155,12 @@ def register_operations(register: Callable[[Operation], None]) -> None:
 
 
 @hookspec
-def register_mcp_tools(register: Callable[[Tool], None]) -> None:
-    """Provide tools an agent can call over MCP.
-
-    Called once when an ``App`` opens; all implementations run. Call ``register(tool)`` with a
-    ``Tool`` (name, description, input model, handler, annotations). A tool name registered twice
-    stops start-up. Return nothing.
-    """
-
-
-@hookspec
 def register_commands(cli: typer.Typer) -> None:
     """Add commands to the ``ctx`` command line.
 
     Called once when the command line is built; all implementations run. ``cli`` is the root
     ``typer.Typer``: call ``cli.command()(func)`` or ``cli.add_typer(sub, name=...)``. A command
     name that is already taken stops with both owners named. Return nothing.
-    """
-
-
-@hookspec
-def register_routes(register: Callable[[APIRouter], None]) -> None:
-    """Add HTTP routes to the server.
-
-    Called once when the HTTP app is built; all implementations run. Call ``register(router)``
-    with a ``fastapi.APIRouter``. Use the dependencies ``ctx.ui`` exports (``AppDep``,
-    ``PrincipalDep``, ``AdminDep``) so plugin routes fail closed like the core's. Return nothing.
     """
 
 

@@ -91,6 +91,8 @@ class Rest:
     around it still gets the declaration's access, kinds and OpenAPI entry. ``also`` are further
     paths the same route answers at. ``in_schema=False`` leaves the route out of
     ``/openapi.json``: a stream that never ends is no call for generated clients to wait on.
+    ``body_limit`` names the setting that bounds the request body of a route that takes files
+    (every other route has ``server.body_limit``).
     """
 
     method: str
@@ -104,6 +106,7 @@ class Rest:
     errors: Mapping[int, str] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
+    body_limit: str | None = None
     in_schema: bool = True
 
     @property
@@ -228,7 +231,9 @@ class Operation:
         if not rest.path.startswith("/"):
             out.append(f"operation {self.name!r}: path {rest.path!r} must start with /")
         if rest.endpoint is None:
-            fields = set(self.input.model_fields) if self.input is not None else set()
+            model = self.input
+            pydantic = isinstance(model, type) and issubclass(model, BaseModel)
+            fields = set(model.model_fields) if model is not None and pydantic else set()
             missing = [p for p in rest.path_params if p not in fields]
             if missing:
                 out.append(

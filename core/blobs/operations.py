@@ -16,8 +16,10 @@ BLOB_ERRORS = {
 }
 
 
-def _blob(path: str, method: str = "POST", answer: Answer = "json") -> Rest:
-    return Rest(method, f"/api/blob/{path}", answer=answer, errors=BLOB_ERRORS)
+def _blob(
+    path: str, method: str = "POST", answer: Answer = "json", limit: str | None = None
+) -> Rest:
+    return Rest(method, f"/api/blob/{path}", answer=answer, errors=BLOB_ERRORS, body_limit=limit)
 
 
 STORE_BLOB = Operation(
@@ -31,7 +33,7 @@ STORE_BLOB = Operation(
     input=BlobStore,
     kind="write",
     reach="home",
-    rest=_blob("store"),
+    rest=_blob("store", limit="server.blob_body_limit"),
     cli=True,
 )
 

@@ -1,10 +1,11 @@
-"""Tools an agent can call: the contract every surface that offers tools (MCP first) serves.
+"""Tools an agent can call: what MCP (over HTTP and stdio) and the chat model are offered.
 
-A tool is a name, a description an agent can act on, a pydantic model for its input, a handler
-that calls the same core functions every interface calls, and the MCP annotations (read-only,
-destructive, idempotent). The core's own tools (query, store, search, get, recent, delete,
-timeline, stats) are registered like a plugin's, through ``register_mcp_tools``. ``call_tool``
-runs one for a principal and turns every problem into a message.
+A tool is the ``tool`` surface of a declared operation (``ctx.core.operations``): a name, a
+description an agent can act on, its argument model, the function that answers (the operation's
+service, or the tool's compact view of it) and the MCP annotations (read-only from the
+operation's kind; destructive, idempotent). ``tools_of`` derives them, ``app.tools`` holds them,
+and ``call_tool`` runs one for a principal, charges its limits and turns every problem into a
+message. ``INSTRUCTIONS`` is what the MCP server tells an agent first.
 """
 
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from ctx.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from ctx.core.tools.calling import ToolOutcome, call_tool, describe_arguments
     from ctx.core.tools.instructions import INSTRUCTIONS
-    from ctx.core.tools.spec import Tool, ToolHandler, registered_tools, tool_of, tools_of
+    from ctx.core.tools.spec import Tool, ToolHandler, tool_of, tools_of
 
 __all__ = [
     "INSTRUCTIONS",
@@ -23,7 +24,6 @@ __all__ = [
     "ToolOutcome",
     "call_tool",
     "describe_arguments",
-    "registered_tools",
     "tool_of",
     "tools_of",
 ]

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ctx.core.operations import TOOL_RE, Operation, resolve
-from ctx.core.runtime import PluginHost, registered_objects
+from ctx.core.operations import Operation, resolve
 
 if TYPE_CHECKING:
     from ctx.core.access import Principal
@@ -32,18 +31,13 @@ class Tool:
     destructive: bool = False
     idempotent: bool = False
     operation: Operation | None = None
-    #: transitional, for tools registered directly: whether a call asks a language model
-    calls_model: Callable[[App, Any], bool] | None = None
 
     def limit_kinds(self, app: App, arguments: Any) -> tuple[str, ...]:
         """The per-key rate limits a call counts against: its operation's kinds, and what these
         arguments add (a model call for an answer)."""
         op = self.operation
-        if op is None or op.tool is None:
-            kinds: tuple[str, ...] = ("queries",) if self.read_only else ("writes",)
-            if self.calls_model is not None and self.calls_model(app, arguments):
-                kinds += ("model",)
-            return kinds
+        if op is None or op.tool is None:  # a tool built by hand (tests): by its flag
+            return ("queries",) if self.read_only else ("writes",)
         # the operation's own charges read its input: they apply when the tool takes that input
         ref = op.tool.charges or (op.charges if op.tool.input is None else None)
         return op.limits + op.extra_limits(app, arguments, ref)
@@ -96,21 +90,3 @@ def tool_of(op: Operation) -> Tool:
 def tools_of(operations: Iterable[Operation]) -> dict[str, Tool]:
     """The tools of the operations that offer one, by tool name."""
     return {op.tool.name: tool_of(op) for op in operations if op.tool is not None}
-
-
-def _check_tool(tool: Tool) -> str | None:
-    if not TOOL_RE.match(tool.name):
-        return f"invalid tool name {tool.name!r}"
-    if not tool.description.strip() or not callable(tool.handler):
-        return f"tool {tool.name!r} needs a description and a handler"
-    if not (isinstance(tool.input_model, type) and issubclass(tool.input_model, BaseModel)):
-        return f"tool {tool.name!r}: input_model must be a pydantic model"
-    return None
-
-
-def registered_tools(host: PluginHost) -> dict[str, Tool]:
-    """Tools plugins register directly (``register_mcp_tools``), by name; malformed or duplicate
-    ones stop start-up. Transitional: tools derive from operations (``tools_of``)."""
-    return registered_objects(
-        host, "register_mcp_tools", Tool, name=lambda t: t.name, what="tool", check=_check_tool
-    )

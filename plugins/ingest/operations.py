@@ -8,6 +8,8 @@ from ctx.core import Operation, Rest
 from ctx.plugins.ingest.schemas import DocumentRequest, FinishRequest, NotesRequest, VaultQuery
 
 SERVICE = "ctx.plugins.ingest.service"
+#: the batches of a vault and the files of documents are larger than an ordinary request
+INGEST_LIMIT = "server.ingest_body_limit"
 TOO_LARGE = {413: "The body is larger than server.ingest_body_limit."}
 
 INGEST_DOCUMENT = Operation(
@@ -25,6 +27,7 @@ INGEST_DOCUMENT = Operation(
     rest=Rest(
         "POST",
         "/api/ingest",
+        body_limit=INGEST_LIMIT,
         errors={
             **TOO_LARGE,
             403: "The key may not write its home scope.",
@@ -56,7 +59,7 @@ INGEST_NOTES = Operation(
     input=NotesRequest,
     kind="write",
     reach="home",
-    rest=Rest("POST", "/api/ingest/notes", errors=TOO_LARGE),
+    rest=Rest("POST", "/api/ingest/notes", errors=TOO_LARGE, body_limit=INGEST_LIMIT),
     cli=True,
 )
 
@@ -67,6 +70,6 @@ FINISH_INGEST = Operation(
     input=FinishRequest,
     kind="write",
     reach="home",
-    rest=Rest("POST", "/api/ingest/finish", errors=TOO_LARGE),
+    rest=Rest("POST", "/api/ingest/finish", errors=TOO_LARGE, body_limit=INGEST_LIMIT),
     cli=True,
 )

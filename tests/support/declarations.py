@@ -16,7 +16,7 @@ from starlette.routing import Mount
 
 from ctx.core import Operation
 from ctx.ui.api.marks import operation_of
-from ctx.ui.cli.present import is_local, presented
+from ctx.ui.cli.present import is_local, presented, relayed
 
 DOCUMENTATION = {"/api/docs", "/openapi.json", "/docs"}
 
@@ -64,22 +64,23 @@ def undeclared_commands(command: Any) -> list[str]:
     return sorted(
         name
         for name, callback in leaf_commands(command)
-        if not presented(callback) and not is_local(callback)
+        if not presented(callback) and not is_local(callback) and not relayed(callback)
     )
 
 
 def unpresented_operations(operations: Iterable[Operation], command: Any) -> list[str]:
     """Operations that say they are on the command line with no command presenting them."""
-    shown = {op.name for _, callback in leaf_commands(command) for op in presented(callback)}
+    shown = {name for _, callback in leaf_commands(command) for name in presented(callback)}
     return sorted(op.name for op in operations if op.cli and op.name not in shown)
 
 
-def presented_without_route(command: Any) -> list[str]:
-    """Commands that present an operation the thin command line cannot call (no REST route)."""
+def presented_without_route(operations: Mapping[str, Operation], command: Any) -> list[str]:
+    """Commands that present an operation the thin command line cannot call: one that does not
+    exist, or has no REST route."""
     return sorted(
-        f"{name}: {op.name}"
+        f"{name}: {op_name}"
         for name, callback in leaf_commands(command)
         if not is_local(callback)
-        for op in presented(callback)
-        if op.rest is None
+        for op_name in presented(callback)
+        if op_name not in operations or operations[op_name].rest is None
     )

@@ -1,25 +1,26 @@
-"""The REST API: one router per resource, the error handlers, the request middleware."""
+"""The REST API: a route per declared operation (``operations``), the API documentation, the
+error handlers and the request middleware."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from ctx.core import App
 from ctx.ui.api import docs
 from ctx.ui.api.errors import install_error_handlers
 from ctx.ui.api.middleware import CtxMiddleware, json_messages
+from ctx.ui.api.operations import RouteRules, operations_router
 
-__all__ = ["ROUTERS", "json_messages", "mount"]
-
-ROUTERS = (docs.router,)
+__all__ = ["json_messages", "mount"]
 
 
-def mount(api: FastAPI, body_limit: Callable[[str], int]) -> None:
-    """Add the REST routes, their error handlers and middleware to ``api``."""
+def mount(api: FastAPI, app: App) -> None:
+    """Add the REST API to ``api``: the routes of every declared operation, the documentation,
+    the error handlers and the request middleware (its per-route rules derived from the same
+    declarations)."""
     install_error_handlers(api)
-    for router in ROUTERS:
-        api.include_router(router)
+    api.include_router(operations_router(app.operations.values()))
+    api.include_router(docs.router)
     api.mount(docs.STATIC_URL, StaticFiles(directory=docs.STATIC), name="api-static")
-    api.add_middleware(CtxMiddleware, body_limit=body_limit)
+    api.add_middleware(CtxMiddleware, rules=RouteRules(app.operations.values(), app.settings))

@@ -12,7 +12,7 @@ import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 from starlette.datastructures import Headers
@@ -79,18 +79,24 @@ def _url_problem(scope: Scope) -> tuple[str, str] | None:
     return None
 
 
-#: Paths whose routes verify every request themselves, without a ctx key: a forge's webhook
-#: deliveries, signed with a shared secret (``/api/forge/{forge}/webhook``). A route there must
-#: refuse (401) whatever it cannot verify.
-SELF_VERIFIED = ("/api/forge/",)
+class Rules(Protocol):
+    """What the middleware knows of a route before the body is read (``RouteRules``, derived
+    from the operations' declarations)."""
+
+    def body_limit(self, path: str) -> int: ...
+
+    def takes_no_key(self, path: str) -> bool: ...
 
 
-def _api_refusal(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
+def _api_refusal(
+    scope: Scope, headers: dict[bytes, bytes], rules: Rules
+) -> tuple[int, str, str] | None:
     """What the REST API refuses before reading a body: a request without any key (401, before
-    a malformed body could say 422), and a body that is not declared JSON (415)."""
+    a malformed body could say 422) unless the route takes none (a public operation, which must
+    refuse what it cannot verify itself), and a body that is not declared JSON (415)."""
     if not scope.get("path", "").startswith("/api/"):
         return None
-    keyless = scope["path"].startswith(SELF_VERIFIED)
+    keyless = rules.takes_no_key(scope["path"])
     if not keyless and token_from_headers(Headers(scope=scope)) is None:
         return 401, "unauthorized", "missing or invalid API key"
     if scope.get("method") in ("POST", "PUT", "PATCH"):
@@ -108,9 +114,9 @@ def _api_refusal(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, s
 
 
 class CtxMiddleware:
-    def __init__(self, app: ASGIApp, body_limit: Callable[[str], int]) -> None:
+    def __init__(self, app: ASGIApp, rules: Rules) -> None:
         self.app = app
-        self.body_limit = body_limit
+        self.rules = rules
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -122,7 +128,7 @@ class CtxMiddleware:
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status_holder = {"status": 500}
-        limit = self.body_limit(scope.get("path", ""))
+        limit = self.rules.body_limit(scope.get("path", ""))
 
         async def send_wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -166,7 +172,7 @@ class CtxMiddleware:
             if too_big:
                 raise BodyTooLarge(limit)
             url_problem = _url_problem(scope)
-            refusal = _api_refusal(scope, headers)
+            refusal = _api_refusal(scope, headers, self.rules)
             if url_problem:
                 await reply(422, "invalid", url_problem[1], field=url_problem[0])
             elif refusal:

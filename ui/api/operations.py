@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any
 
@@ -24,7 +25,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from ctx.core import App, Principal, ValidationError
 from ctx.core.access import charge_limits
-from ctx.core.operations import Download, Operation, Reply, resolve
+from ctx.core.operations import PATH_PARAM, Download, Operation, Reply, resolve
 from ctx.core.validation import error_message
 from ctx.ui.api.deps import get_admin, get_app, get_principal
 from ctx.ui.api.errors import ERROR_RESPONSES, error_response
@@ -43,6 +44,44 @@ ANSWER_CONTENT = {
 }
 KW = inspect.Parameter.KEYWORD_ONLY
 QUERY_CONFIG = pydantic.ConfigDict(extra="ignore", populate_by_name=True, strict=False)
+
+
+def path_pattern(path: str) -> re.Pattern[str]:
+    """The paths a route template matches (``/api/forge/{forge}/webhook``)."""
+    parts = PATH_PARAM.split(path)  # text, parameter name, text, ...
+    return re.compile(
+        "".join(re.escape(p) if i % 2 == 0 else "[^/]+" for i, p in enumerate(parts)) + "$"
+    )
+
+
+class RouteRules:
+    """What the request middleware must know of a route before it reads the body, derived from
+    the declarations: the setting bounding its body (``Rest.body_limit``, else
+    ``server.body_limit``) and whether it takes no key (a public operation, such as a forge's
+    signed webhook, which verifies each request itself)."""
+
+    def __init__(self, operations: Iterable[Operation], settings: Any) -> None:
+        self.settings = settings
+        self.limits: list[tuple[re.Pattern[str], str]] = []
+        self.keyless: list[re.Pattern[str]] = []
+        for op in operations:
+            if op.rest is None:
+                continue
+            for path in (op.rest.path, *op.rest.also):
+                pattern = path_pattern(path)
+                if op.rest.body_limit:
+                    self.limits.append((pattern, op.rest.body_limit))
+                if op.access == "public":
+                    self.keyless.append(pattern)
+
+    def body_limit(self, path: str) -> int:
+        for pattern, key in self.limits:
+            if pattern.match(path):
+                return int(self.settings[key])
+        return int(self.settings["server.body_limit"])
+
+    def takes_no_key(self, path: str) -> bool:
+        return any(pattern.match(path) for pattern in self.keyless)
 
 
 def operations_router(operations: Iterable[Operation]) -> APIRouter:

@@ -47,6 +47,7 @@ from ctx.ui.cli.agent_memory import (
 from ctx.ui.cli.agent_settings import SETTINGS as AGENT_SETTINGS
 from ctx.ui.cli.clicklib import UsageError, get_current_context
 from ctx.ui.cli.common import JsonOpt, console, dump_json, read_stdin_text
+from ctx.ui.cli.present import presents
 from ctx.ui.cli.transcript import (
     last_assistant_text,
     persist_markers,
@@ -228,6 +229,7 @@ ProjectOpt = Annotated[
 ]
 
 
+@presents("blocks.manage")
 def brief(
     hook: HookOpt = False,
     project: ProjectOpt = None,
@@ -262,6 +264,7 @@ def _recall_hook(hook: Hook) -> dict[str, Any] | None:
     return with_context(hook.event("UserPromptSubmit"), text) if text else None
 
 
+@presents("retrieval.query", "blocks.manage")
 def recall(
     prompt: Annotated[
         str | None, typer.Argument(help="Without --hook: the prompt to recall memory for.")
@@ -303,6 +306,7 @@ def _persist_hook(hook: Hook) -> dict[str, Any] | None:
     return None
 
 
+@presents("blocks.store")
 def persist(
     hook: HookOpt = False,
     transcript: Annotated[
@@ -344,6 +348,7 @@ def persist(
 # -- statusline ----------------------------------------------------------------------------------
 
 
+@presents("runtime.health", "blocks.manage")
 def statusline() -> None:
     """One short line for an agent's status bar: reachable, block count (JSON on stdin is read and
     ignored)."""

@@ -1,6 +1,10 @@
 """What the agent hooks ask ctx and how they word it: briefings, recalled blocks, persisted
 markers, the status line. Every function takes ``post`` (a ``Client.post``) so a hook can pass one
-that keeps to its deadline."""
+that keeps to its deadline.
+
+The hooks run on every prompt and do not import the operations' declarations (their models cost
+about a tenth of a second): ``ROUTES`` holds the paths of the operations they call, and a test
+checks each against its declaration."""
 
 from __future__ import annotations
 
@@ -17,6 +21,13 @@ RECALL_SOURCES = 5
 RELATIVE_FLOOR = 0.5  # a recalled block scores at least this share of the best one
 MIN_ROOM = 200  # characters: a block with less room than this is left out, not cut to nothing
 LIST_PAGE, LIST_PAGES = 200, 5
+#: operation name -> its route's path (tests/ui/cli/test_hooks.py checks them)
+ROUTES = {
+    "blocks.manage": "/api/manage",
+    "blocks.store": "/api/store",
+    "retrieval.query": "/api/query",
+}
+MANAGE, STORE, QUERY = (ROUTES[n] for n in ("blocks.manage", "blocks.store", "retrieval.query"))
 
 
 def briefing(post: Post, project: str, limit: int) -> list[dict[str, Any]]:
@@ -25,12 +36,12 @@ def briefing(post: Post, project: str, limit: int) -> list[dict[str, Any]]:
     listed: list[dict[str, Any]] = []
     for page in range(LIST_PAGES):
         body = {"action": "list", "category": BRIEFING, "limit": LIST_PAGE}
-        rows = post("/api/manage", {**body, "offset": page * LIST_PAGE})["blocks"]
+        rows = post(MANAGE, {**body, "offset": page * LIST_PAGE})["blocks"]
         listed += [r for r in rows if not r.get("is_archived")]
         if len(rows) < LIST_PAGE:
             break
     chosen = [r for r in listed if project in r["tags"]] or [r for r in listed if not r["tags"]]
-    return [post("/api/manage", {"action": "get", "id": r["id"]})["block"] for r in chosen[:limit]]
+    return [post(MANAGE, {"action": "get", "id": r["id"]})["block"] for r in chosen[:limit]]
 
 
 def block_heading(block: dict[str, Any]) -> str:
@@ -78,13 +89,13 @@ def recall_text(post: Post, prompt: str, budget_tokens: int) -> str | None:
     prompt = prompt.strip()[:2000]
     if not prompt:
         return None
-    result = post("/api/query", {"query": prompt, "limit": RECALL_SOURCES})
+    result = post(QUERY, {"query": prompt, "limit": RECALL_SOURCES})
     sources = result.get("sources") or []
     if result.get("confidence") != "confident" or not sources:
         return None
     best = float(sources[0]["score"])
     relevant = (
-        post("/api/manage", {"action": "get", "id": source["id"]})["block"]
+        post(MANAGE, {"action": "get", "id": source["id"]})["block"]
         for source in sources
         if float(source["score"]) >= best * RELATIVE_FLOOR
     )
@@ -124,7 +135,7 @@ def store_marked(
             "metadata": metadata,
         }
         try:
-            stored.append(post("/api/store", body))
+            stored.append(post(STORE, body))
         except ClientError as exc:  # one bad marker (a title too long, ...) costs only itself
             problems.append(f"{b.category}:{b.title}: {exc.message}")
     return stored, problems
@@ -140,7 +151,7 @@ def status_text(client: Client) -> str:
     if not client.key:
         return "ctx: online (no API key)"
     try:
-        stats = client.post("/api/manage", {"action": "stats"})["stats"]
+        stats = client.post(MANAGE, {"action": "stats"})["stats"]
     except ClientError:
         return "ctx: online (key refused)"
     line = f"ctx: {stats['blocks']} blocks"

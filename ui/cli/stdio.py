@@ -7,8 +7,10 @@ from typing import Annotated
 import typer
 
 from ctx.core.errors import CtxError
+from ctx.ui.cli.present import relays
 
 
+@relays("mcp")
 def mcp_serve(
     stdio: Annotated[
         bool, typer.Option("--stdio", help="Speak MCP on stdin/stdout (the only transport here).")

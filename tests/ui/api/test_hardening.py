@@ -160,22 +160,25 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
     """A bug answers 500 with a JSON body, and the keep-alive connection serves the next request."""
     import http.client
 
-    from fastapi import APIRouter
     from live import live_server
     from plugin_kit import registers
 
-    router = APIRouter()
+    from ctx.core import Operation, Rest
 
-    @router.get("/boom")
-    def boom() -> None:
-        raise RuntimeError("a bug")
-
+    boom = Operation(
+        name="buggy.boom",
+        summary="A plugin's operation with a bug.",
+        service=f"{__name__}:_boom",
+        access="public",
+        reach="none",
+        rest=Rest("GET", "/api/boom"),
+    )
     app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
-    app.host.register(registers("register_routes", router), "buggy")
+    app.host.register(registers("register_operations", boom), "buggy")
     with app, live_server(app) as url:
         host, port = url.removeprefix("http://").split(":")
         conn = http.client.HTTPConnection(host, int(port), timeout=10)
-        conn.request("GET", "/boom")
+        conn.request("GET", "/api/boom")
         first = conn.getresponse()
         body = json.loads(first.read())
         assert first.status == 500 and body["error"] == "internal"
@@ -184,6 +187,10 @@ def test_after_a_500_the_connection_stays_usable(database_url: str, tmp_path: An
         second = conn.getresponse()
         assert second.status == 200 and json.loads(second.read()) == {"status": "ok"}
         conn.close()
+
+
+def _boom(app: Any, who: Any, value: Any) -> None:
+    raise RuntimeError("a bug")
 
 
 def test_secret_settings_are_write_only_over_http(client: Any, admin: dict[str, str]) -> None:

@@ -95,14 +95,17 @@ def test_the_body_limit_is_a_hot_setting(app: App, keys: Any, client: Any) -> No
 def test_routes_that_take_files_have_their_own_body_limits(
     app: App, keys: Any, client: Any
 ) -> None:
-    from ctx.ui.app import body_limit_for
+    from ctx.ui.api.operations import RouteRules
 
     set_setting(app, "server.body_limit", 2048)
     set_setting(app, "server.ingest_body_limit", 4096)
-    assert body_limit_for(app, "/api/store") == 2048
-    assert body_limit_for(app, "/api/ingest") == body_limit_for(app, "/api/ingest/notes") == 4096
-    assert body_limit_for(app, "/api/ingestion") == 2048  # a prefix of a name is not the route
-    assert body_limit_for(app, "/api/blob/store") == 75 * 1_048_576
+    rules = RouteRules(app.operations.values(), app.settings)  # from the declarations' body_limit
+    assert rules.body_limit("/api/store") == 2048
+    assert rules.body_limit("/api/ingest") == rules.body_limit("/api/ingest/notes") == 4096
+    assert rules.body_limit("/api/ingestion") == 2048  # a prefix of a name is not the route
+    assert rules.body_limit("/api/blob/store") == 75 * 1_048_576
+    assert rules.takes_no_key("/api/forge/github/webhook")  # a public operation
+    assert not rules.takes_no_key("/api/store") and not rules.takes_no_key("/api/forge/x/y/z")
     h = {"X-Context-Key": keys.make("alpha"), "content-type": "application/json"}
     body = b'{"title": "t", "content": "' + b"y" * 3000 + b'"}'
     refused = client.post("/api/store", content=body, headers=h)

@@ -347,3 +347,13 @@ def test_a_hook_loads_no_database_or_model_code(tmp_path: Path) -> None:
     )
     assert done.returncode == 0 and json.loads(done.stdout) == QUIET
     assert done.stderr.strip() == ""  # not one heavy module was imported
+
+
+def test_the_paths_the_hooks_post_to_are_their_operations_routes(app: App) -> None:
+    """The hooks skip importing the declarations (their models cost time on every prompt), so
+    the paths they keep must be the declared routes of the operations they name."""
+    from ctx.ui.cli.agent_memory import ROUTES
+
+    for name, path in ROUTES.items():
+        rest = app.operations[name].rest
+        assert rest is not None and rest.path == path and rest.method == "POST", name

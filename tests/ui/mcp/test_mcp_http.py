@@ -17,8 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from plugin_kit import registers
 from pydantic import BaseModel, Field
 
-from ctx.core import App, Principal
-from ctx.core.tools import Tool
+from ctx.core import App, Operation, Principal, ToolSurface
 
 TOOLS = {"query", "store", "search", "get", "recent", "delete", "timeline", "stats"}
 ISSUE_TOOLS = {
@@ -264,23 +263,27 @@ def _broken(app: App, who: Principal, args: EchoLength) -> None:
 def test_plugin_tools_join_and_their_bugs_stay_tool_errors(
     database_url: str, tmp_path: Any
 ) -> None:
-    tools = (
-        Tool(
-            "text_length",
-            "Count the characters of a text (a plugin's tool).",
-            EchoLength,
-            _length,
-            read_only=True,
+    operations = (
+        Operation(
+            name="counter.length",
+            summary="Count the characters of a text.",
+            service=f"{__name__}:_length",
+            input=EchoLength,
+            tool=ToolSurface("text_length", "Count the characters of a text (a plugin's tool)."),
         ),
-        Tool(
-            "broken_tool",
-            "Always fails, to show a plugin bug stays a tool error.",
-            EchoLength,
-            _broken,
+        Operation(
+            name="counter.broken",
+            summary="Always fails.",
+            service=f"{__name__}:_broken",
+            input=EchoLength,
+            kind="write",
+            tool=ToolSurface(
+                "broken_tool", "Always fails, to show a plugin bug stays a tool error."
+            ),
         ),
     )
     app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
-    app.host.register(registers("register_mcp_tools", *tools), "counter")
+    app.host.register(registers("register_operations", *operations), "counter")
     with app, live_server(app) as url:
         with app.connection() as conn:
             from ctx.core import access
