@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ctx.core.blocks.edit import set_archived, update_block
     from ctx.core.blocks.manage_actions import manage
     from ctx.core.blocks.operations import (
+        BLOCK_HISTORY,
         BLOCK_STATS,
         BLOCK_TIMELINE,
         DELETE_BLOCK,
@@ -102,6 +103,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BLOCK_COLUMNS",
+    "BLOCK_HISTORY",
     "BLOCK_STATS",
     "BLOCK_TIMELINE",
     "CONTEXTS",

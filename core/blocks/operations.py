@@ -4,7 +4,9 @@ the declaration (``ctx.core.operations``). Only models are imported here; the se
 from __future__ import annotations
 
 from ctx.core.blocks.schemas import (
+    BlockHistory,
     ExportRequest,
+    HistoryRequest,
     ImportRequest,
     ManageRequest,
     ManageResponse,
@@ -146,6 +148,22 @@ BLOCK_STATS = Operation(
         "use (reuse them when storing).",
         idempotent=True,
     ),
+)
+
+BLOCK_HISTORY = Operation(
+    name="blocks.history",
+    summary="A block's write log, newest first: created, changed, archived, and by which key.",
+    service="ctx.core.blocks.history:block_history",
+    input=HistoryRequest,
+    output=BlockHistory,
+    rest=Rest("GET", "/api/blocks/{id}/history", errors=BY_ID),
+    tool=Tool(
+        "history",
+        "When a block was created, changed, archived or brought back, newest first, and what it "
+        "was called then: check how current a block is before relying on it.",
+        idempotent=True,
+    ),
+    cli=True,
 )
 
 EXPORT_BLOCKS = Operation(

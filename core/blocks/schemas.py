@@ -245,3 +245,30 @@ class ImportRequest(Strict):
     records: list[dict[str, Any]] = Field(
         min_length=1, description="Lines of a `ctx export` file, the header first."
     )
+
+
+class HistoryRequest(Strict):
+    id: str = Field(min_length=1, max_length=36, description="Block id or a unique prefix.")
+    limit: int = Field(default=50, ge=1, le=500, description="Most entries, newest first.")
+
+
+class HistoryEntry(BaseModel):
+    at: datetime
+    action: Literal["created", "updated", "archived", "unarchived"]
+    key: str | None = Field(
+        description="The name of the key that wrote, when it belongs to the caller's tenant."
+    )
+    category: str | None = None
+    title: str | None = None
+    block_type: str | None = Field(default=None, description="The type it was written as.")
+
+
+class BlockHistory(BaseModel):
+    """A block's write log, newest first: when it was created, changed, archived and by which
+    key (the audit rows every write leaves)."""
+
+    id: str
+    scope: str
+    title: str
+    history: list[HistoryEntry]
+    count: int

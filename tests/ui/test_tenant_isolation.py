@@ -154,8 +154,12 @@ def p_rest_query(w: World, t: str) -> str:
 
 
 def p_rest_manage_get(w: World, t: str) -> str:
+    """A block by id, and its history (``blocks.history``)."""
     asked = w.other_ids(t)
     got = "".join(_post(w, t, "/api/manage", {"action": "get", "id": i}) for i in asked)
+    got += "".join(
+        w.client.get(f"/api/blocks/{i}/history", headers=w.headers(t)).text for i in asked
+    )
     return _asked(got, asked)
 
 
@@ -350,7 +354,8 @@ def p_mcp_retrieval(w: World, t: str) -> str:
     asked = w.other_ids(t)
     found = w.mcp(t, [("search", {"query": WORD, "limit": 50}),
                       ("query", {"query": WORD, "limit": 20})])  # fmt: skip
-    return found + _asked(w.mcp(t, [("get", {"id": i}) for i in asked]), asked)
+    by_id = [("get", {"id": i}) for i in asked] + [("history", {"id": i}) for i in asked]
+    return found + _asked(w.mcp(t, by_id), asked)
 
 
 def p_mcp_listings(w: World, t: str) -> str:
@@ -539,6 +544,7 @@ def p_cli_reads(w: World, t: str) -> str:
                                      "--scope", other_of(t)],
                 ["blob", "get", w.blobs.get(other_of(t), MISSING)],
                 *[["get", i] for i in asked],
+                *[["history", i] for i in asked],
             )
         )  # fmt: skip
         stats = w.cli(["stats", "--json"])
@@ -682,6 +688,7 @@ REST_COVERS: dict[str, str] = {
     **dict.fromkeys(("blobs.fetch", "blobs.manage", "blobs.raw", "blobs.search"), "rest blobs"),
     "blocks.export": "rest export",
     "blocks.manage": "rest manage writes",
+    "blocks.history": "rest manage get",
     "blocks.search": "rest search",
     **dict.fromkeys(
         (
@@ -714,7 +721,9 @@ REST_COVERS: dict[str, str] = {
 }
 #: operation -> its MCP tool's cover, where the declaration does not decide it
 TOOL_COVERS: dict[str, str] = {
-    **dict.fromkeys(("blocks.get", "blocks.search", "retrieval.query"), "mcp search/query/get"),
+    **dict.fromkeys(
+        ("blocks.get", "blocks.history", "blocks.search", "retrieval.query"), "mcp search/query/get"
+    ),
     **dict.fromkeys(
         ("blocks.recent", "blocks.stats", "blocks.timeline"), "mcp recent/stats/timeline"
     ),
@@ -750,6 +759,7 @@ CLI_COVERS: dict[str, str] = {
             "governor threads",
             "guard list",
             "guard stats",
+            "history",
             "issues list",
             "issues show",
             "list-meta",

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ctx.core.blocks import MANAGE_BLOCKS, SEARCH_BLOCKS, STORE_BLOCK
+from ctx.core.blocks import BLOCK_HISTORY, MANAGE_BLOCKS, SEARCH_BLOCKS, STORE_BLOCK
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
 from ctx.core.retrieval import QUERY, QUERY_STREAM
@@ -372,6 +372,26 @@ def unarchive(
     _changed(Client().call(MANAGE_BLOCKS, {"action": "unarchive", "id": block_id}), as_json)
 
 
+@presents(BLOCK_HISTORY)
+def history(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, max=500, help="Most entries, newest first.")
+    ] = 20,
+    as_json: JsonOpt = False,
+) -> None:
+    """When a block was created, changed, archived or brought back, and by which key."""
+    result = Client().call(BLOCK_HISTORY, {"id": block_id, "limit": limit})
+    if as_json:
+        dump_json(result)
+        return
+    console.print(
+        Text(result["title"], style="bold"), f" ({result['id']}, {result['scope']})", markup=False
+    )
+    rows = [{**entry, "at": entry["at"][:19].replace("T", " ")} for entry in result["history"]]
+    table(rows, ["at", "action", "key", "title", "category"])
+
+
 def _changed(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
         dump_json(result)
@@ -404,3 +424,4 @@ def register(cli: typer.Typer) -> None:
     cli.command()(edit)
     cli.command()(archive)
     cli.command()(unarchive)
+    cli.command()(history)
