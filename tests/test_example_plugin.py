@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PLUGIN_SOURCE = ROOT / "docs" / "examples" / "ctx-example-plugin"
 DIST = "ctx-example-plugin"
 ENTRY_POINT = "example"
-HOOKS = ["register_block_types", "register_commands", "register_settings"]
+HOOKS = ["register_block_types", "register_commands", "register_operations", "register_settings"]
 TIMEOUT = 180
 
 INFOS_SCRIPT = """
@@ -47,7 +47,22 @@ try:
         row = conn.execute(
             "SELECT source FROM context_block_types WHERE name = 'meeting-note'"
         ).fetchone()
+    greeted = None
+    if "example.greet" in app.operations:  # the declared operation, served as a derived route
+        from fastapi.testclient import TestClient
+        from ctx.core.access import create_key
+        from ctx.ui import create_app
+        with app.connection() as conn:
+            _, token = create_key(conn, name="example", home_scope="example")
+        with TestClient(create_app(app)) as client:
+            answer = client.post("/api/example/greet", json={"name": "Ada"},
+                                 headers={"X-Context-Key": token})
+            refused = client.post("/api/example/greet", json={"name": "Ada", "x": 1},
+                                  headers={"X-Context-Key": token})
+        greeted = [answer.status_code, answer.json(), refused.status_code,
+                   "example_greet" in app.tools]
     print(json.dumps({
+        "greeted": greeted,
         "types": sorted(app.block_types),
         "meeting_note": vars(spec) if spec else None,
         "source": row["source"] if row else None,
@@ -159,6 +174,8 @@ def test_app_seeds_block_type_and_setting(database_url: str, tmp_path: Path) -> 
     assert note["temporal_extract"] is True
     assert out["source"] == ENTRY_POINT  # the row records which plugin proposed it
     assert out["greeting"] == "Moin"
+    # the operation: one declaration, a route (unknown fields refused) and an MCP tool
+    assert out["greeted"] == [200, {"text": "Moin, Ada!"}, 422, True]
 
 
 @pytest.mark.usefixtures("installed")
@@ -167,6 +184,7 @@ def test_app_without_the_plugin_has_no_meeting_note(database_url: str, tmp_path:
     args = ["-c", script, database_url, str(tmp_path / "home")]
     out = json.loads(_run(args, tmp_path, CTX_LOAD_PLUGINS=""))
     assert "meeting-note" not in out["types"]
+    assert out["greeted"] is None
 
 
 @pytest.mark.usefixtures("installed")
@@ -187,20 +205,25 @@ def test_cli_lists_the_plugin(tmp_path: Path) -> None:
 
 
 def test_the_plugin_uses_the_public_api_only() -> None:
-    """Everything it takes from ctx comes from ``ctx.core``, the documented plugin API."""
+    """Everything it takes from ctx comes from ``ctx.core`` and ``ctx.ui``, the documented plugin
+    API."""
     import ast
 
-    tree = ast.parse((PLUGIN_SOURCE / "ctx_example_plugin" / "plugin.py").read_text())
+    def of_ctx(name: str) -> bool:
+        return name == "ctx" or name.startswith("ctx.")
+
+    trees = [ast.parse(p.read_text()) for p in (PLUGIN_SOURCE / "ctx_example_plugin").glob("*.py")]
+    nodes = [node for tree in trees for node in ast.walk(tree)]
     from_ctx = {
         node.module
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ctx")
+        for node in nodes
+        if isinstance(node, ast.ImportFrom) and node.module and of_ctx(node.module)
     }
     plain = {
         alias.name
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, ast.Import)
         for alias in node.names
-        if alias.name.startswith("ctx")
+        if of_ctx(alias.name)
     }
-    assert from_ctx == {"ctx.core"} and not plain
+    assert from_ctx == {"ctx.core", "ctx.ui"} and not plain

@@ -1,8 +1,8 @@
 """The hook implementations ctx finds through the ``ctx`` entry point.
 
 Each function is named after the hookspec it implements (docs/plugin-hooks.md) and marked with
-``hookimpl``; everything comes from ``ctx.core``, the public plugin API. Nothing runs at import
-time: ctx calls the hooks when it builds an ``App`` or the command line.
+``hookimpl``; everything comes from ``ctx.core`` and ``ctx.ui``, the public plugin API. Nothing
+runs at import time: ctx calls the hooks when it builds an ``App`` or the command line.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from ctx.core import BlockTypeSpec, Setting, hookimpl
+
+from ctx.core import BlockTypeSpec, Operation, Rest, Setting, ToolSurface, hookimpl
+from ctx.ui import local
+from ctx_example_plugin.greet import Greeted, Greeting
 
 MEETING_NOTE = BlockTypeSpec(
     name="meeting-note",
@@ -30,6 +33,25 @@ GREETING = Setting(
     default="Hello",
     help="Word the example-hello command greets with.",
 )
+
+
+# One declaration, every surface: ctx derives the REST route, its OpenAPI entry and rate-limit kind,
+# and the MCP tool from it. The service is named as text, so reading the declaration loads no code.
+GREET = Operation(
+    name="example.greet",
+    summary="Greet someone with the configured word (example plugin).",
+    service="ctx_example_plugin.greet:greet",
+    input=Greeting,
+    output=Greeted,
+    reach="none",  # shows no scope's data
+    rest=Rest("POST", "/api/example/greet"),
+    tool=ToolSurface("example_greet", "Greet someone by name with the configured word."),
+)
+
+
+@hookimpl
+def register_operations(register: Callable[[Operation], None]) -> None:
+    register(GREET)
 
 
 @hookimpl
@@ -52,6 +74,7 @@ def greeting(environ: dict[str, str] | None = None) -> str:
     return GREETING.default if raw is None else GREETING.coerce(raw)
 
 
+@local  # works on this machine without a server: it presents no operation
 def hello(
     name: Annotated[str, typer.Option("--name", help="Who to greet.")] = "world",
 ) -> None:
