@@ -20,7 +20,9 @@ def mount(api: FastAPI, app: App) -> None:
     the error handlers and the request middleware (its per-route rules derived from the same
     declarations)."""
     install_error_handlers(api)
-    api.include_router(operations_router(app.operations.values()))
+    # the built routes themselves, not include_router: including wraps the router and derives
+    # every route a second time for each server on its first request
+    api.router.routes.extend(operations_router(app.operations.values()).routes)
     api.include_router(docs.router)
     api.mount(docs.STATIC_URL, StaticFiles(directory=docs.STATIC), name="api-static")
     api.add_middleware(CtxMiddleware, rules=RouteRules(app.operations.values(), app.settings))

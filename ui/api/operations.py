@@ -84,12 +84,29 @@ class RouteRules:
         return any(pattern.match(path) for pattern in self.keyless)
 
 
+#: Routers built, by the identities of their declarations (held, so an id is never reused).
+_BUILT: dict[tuple[int, ...], tuple[tuple[Operation, ...], APIRouter]] = {}
+_BUILT_MAX = 8
+
+
 def operations_router(operations: Iterable[Operation]) -> APIRouter:
-    """One router with the routes of every operation that has a REST surface."""
+    """One router with the routes of every operation that has a REST surface.
+
+    A route is derived from its declaration alone (the App comes from the request), so the same
+    declarations give the same router: it is built once per process and reused by every server
+    made from them. Building a hundred routes costs more than half a second of CPU, which a test
+    suite that makes a server per test would otherwise pay thousands of times."""
+    ops = tuple(operations)
+    key = tuple(map(id, ops))
+    if key in _BUILT:
+        return _BUILT[key][1]
     router = APIRouter()
-    for op in operations:
+    for op in ops:
         if op.rest is not None:
             add_route(router, op)
+    if len(_BUILT) >= _BUILT_MAX:
+        _BUILT.pop(next(iter(_BUILT)))
+    _BUILT[key] = (ops, router)
     return router
 
 
