@@ -32,25 +32,58 @@ if TYPE_CHECKING:
     from ctx.core.runtime import PluginHost
 
 
-def build_cli(source: App | PluginHost | None = None) -> typer.Typer:
-    """The whole command tree; plugin commands from ``source`` (an App's plugins, a plugin host,
-    or by default the installed plugins, loaded without the core)."""
-    from ctx.ui.cli import (
-        agent_hooks,
-        blob,
-        data,
-        digest,
-        dream,
-        governor,
-        guard,
-        server,
-        stdio,
-        tenants,
-        transfer,
-    )
-    from ctx.ui.cli.operator import admin, backends, embed, mcp, secrets, temporal
-    from ctx.ui.serve import serve
+#: The modules that add the core's commands, in the order they add them: ``(module, group)``;
+#: a module with a group adds its commands to that group (made by an earlier module).
+MODULES: tuple[tuple[str, str | None], ...] = (
+    ("ctx.ui.cli.operator.admin", None),
+    ("ctx.ui.cli.server", None),
+    ("ctx.ui.cli.operator.backends", None),
+    ("ctx.ui.cli.blob", None),
+    ("ctx.ui.cli.data", None),
+    ("ctx.ui.cli.digest", None),
+    ("ctx.ui.cli.dream", None),
+    ("ctx.ui.cli.operator.embed", None),
+    ("ctx.ui.cli.governor", None),
+    ("ctx.ui.cli.guard", None),
+    ("ctx.ui.cli.agent_hooks", None),
+    ("ctx.ui.cli.operator.mcp", None),
+    ("ctx.ui.cli.stdio", "mcp"),
+    ("ctx.ui.cli.transfer", None),
+    ("ctx.ui.cli.operator.secrets", None),
+    ("ctx.ui.cli.operator.temporal", None),
+    ("ctx.ui.cli.tenants", None),
+    ("ctx.ui.serve", None),
+)
 
+#: Which of ``MODULES`` add each top-level command or group of the core. ``ctx save`` builds its
+#: tree from ``ctx.ui.cli.data`` alone: no other command module, no plugin (a plugin cannot take
+#: a core command's name). tests/ui/cli/test_thin.py keeps this in step with the modules.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("init", "migrate", "doctor", "plugins", "keys", "settings", "types"),
+                    ("ctx.ui.cli.operator.admin",)),
+    "health": ("ctx.ui.cli.server",),
+    **dict.fromkeys(("backends", "llmlog"), ("ctx.ui.cli.operator.backends",)),
+    "blob": ("ctx.ui.cli.blob",),
+    **dict.fromkeys(("save", "edit", "archive", "unarchive", "get", "history", "delete",
+                     "search", "query", "stats", "categories", "list-meta"),
+                    ("ctx.ui.cli.data",)),
+    "digest": ("ctx.ui.cli.digest",),
+    "dream": ("ctx.ui.cli.dream",),
+    **dict.fromkeys(("embed", "worker"), ("ctx.ui.cli.operator.embed",)),
+    "governor": ("ctx.ui.cli.governor",),
+    "guard": ("ctx.ui.cli.guard",),
+    **dict.fromkeys(("brief", "recall", "persist", "statusline"), ("ctx.ui.cli.agent_hooks",)),
+    "mcp": ("ctx.ui.cli.operator.mcp", "ctx.ui.cli.stdio"),
+    **dict.fromkeys(("export", "import"), ("ctx.ui.cli.transfer",)),
+    "secrets": ("ctx.ui.cli.operator.secrets",),
+    "temporal": ("ctx.ui.cli.operator.temporal",),
+    "tenants": ("ctx.ui.cli.tenants",),
+    "serve": ("ctx.ui.serve",),
+}  # fmt: skip
+
+
+def root_typer() -> typer.Typer:
+    """The root of the tree, without commands."""
     cli = typer.Typer(
         name="ctx",
         help="ctx: memory and knowledge layer for LLM agents.",
@@ -59,28 +92,39 @@ def build_cli(source: App | PluginHost | None = None) -> typer.Typer:
         add_completion=False,
     )
     cli.callback()(_root)
-    admin.register(cli)
-    server.register(cli)
-    backends.register(cli)
-    blob.register(cli)
-    data.register(cli)
-    digest.register(cli)
-    dream.register(cli)
-    embed.register(cli)
-    governor.register(cli)
-    guard.register(cli)
-    agent_hooks.register(cli)
-    mcp.register(cli)
-    stdio.register(_group(cli, "mcp"))
-    transfer.register(cli)
-    secrets.register(cli)
-    temporal.register(cli)
-    tenants.register(cli)
+    return cli
+
+
+def add_modules(cli: typer.Typer, modules: tuple[str, ...] | None = None) -> None:
+    """Let the command modules (all, or those named) add their commands to ``cli``."""
+    import importlib
+
+    for name, group in MODULES:
+        if modules is not None and name not in modules:
+            continue
+        module = importlib.import_module(name)
+        if name == "ctx.ui.serve":
+            cli.command()(module.serve)
+        else:
+            module.register(_group(cli, group) if group else cli)
+
+
+def build_cli(source: App | PluginHost | None = None) -> typer.Typer:
+    """The whole command tree; plugin commands from ``source`` (an App's plugins, a plugin host,
+    or by default the installed plugins, loaded without the core)."""
+    cli = root_typer()
+    add_modules(cli)
     if source is None:
         source = command_host()
     host: PluginHost = source.host if hasattr(source, "host") else source
     add_plugin_commands(cli, host)
-    cli.command()(serve)
+    return cli
+
+
+def core_cli(name: str) -> typer.Typer:
+    """The tree of the core command ``name`` alone (see ``COMMAND_MODULES``)."""
+    cli = root_typer()
+    add_modules(cli, COMMAND_MODULES[name])
     return cli
 
 
@@ -195,6 +239,9 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
         if app is None and args and args[0] in AGENT_COMMANDS:
             # agent hooks run on every prompt: they need no plugins, and loading them is slow
             command = typer.main.get_command(agent_cli())
+        elif app is None and args and args[0] in COMMAND_MODULES:
+            # a core command needs its own module only: no other command, no plugin
+            command = typer.main.get_command(core_cli(args[0]))
         else:
             command = typer.main.get_command(build_cli(app))
         tidy_help(command)

@@ -14,8 +14,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import typer
 
 import ctx.ui.cli
+from ctx.ui.cli.clicklib import Group
+from ctx.ui.cli.root import build_cli, core_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 CONTRACT = next(
@@ -89,3 +92,33 @@ def test_every_command_module_is_thin_or_local() -> None:
     }
     modules = {info.name for info in pkgutil.iter_modules(ctx.ui.cli.__path__)}
     assert modules - NOT_THIN == thin, "list a new command module in the thin-clients contract"
+
+
+def test_each_core_command_is_built_from_the_modules_that_add_it() -> None:
+    """``ctx save`` builds its tree from ``ctx.ui.cli.data`` alone (``COMMAND_MODULES``): the map
+    names, for every top-level command and group, exactly the modules that add it."""
+    from ctx.ui.cli.root import COMMAND_MODULES, MODULES, _command_name, add_modules, root_typer
+
+    def names(cli: typer.Typer) -> set[str]:
+        return {_command_name(c) for c in [*cli.registered_commands, *cli.registered_groups]}
+
+    added: dict[str, list[str]] = {}
+    for module, group in MODULES:
+        cli = root_typer()
+        if group is not None:  # its commands go into a group another module makes
+            makers = [m for m, g in MODULES if g is None and group in COMMAND_MODULES and
+                      m in COMMAND_MODULES[group]]  # fmt: skip
+            add_modules(cli, tuple(makers))
+        before = names(cli)
+        add_modules(cli, (module,))
+        for name in names(cli) - before or ({group} if group else set()):
+            added.setdefault(name, []).append(module)
+    assert {n: tuple(ms) for n, ms in added.items()} == COMMAND_MODULES
+    # and a command built alone is the command of the whole tree
+    whole = typer.main.get_command(build_cli())
+    alone = typer.main.get_command(core_cli("save"))
+    assert isinstance(whole, Group) and isinstance(alone, Group)
+    data = {n for n, ms in COMMAND_MODULES.items() if ms == ("ctx.ui.cli.data",)}
+    assert set(alone.commands) == data and data < set(whole.commands)
+    for name, command in alone.commands.items():
+        assert [p.name for p in command.params] == [p.name for p in whole.commands[name].params]
