@@ -43,9 +43,10 @@ endif
 
 dev: $(DEV_STAMP)
 
+# serve --init: the first time, the admin key, printed once the port is bound (a busy port is
+# one line, and nothing before it suggests that ctx runs)
 run: install
-	@$(BIN)/ctx init
-	@$(BIN)/ctx serve
+	@$(BIN)/ctx serve --init
 
 # Tests run in parallel, whole modules per worker (they share module fixtures); each test has its own
 # database and each worker its own PostgreSQL. One worker more than cores: much of a test's time

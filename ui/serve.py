@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ctx.core import CtxError, runtime
-from ctx.ui.cli import current_app, local, run
+from ctx.ui.cli import current_app, local, run, welcome
 
 
 class _Stop(Exception):
@@ -58,6 +58,14 @@ def serve(
     port: Annotated[
         int | None, typer.Option("--port", help="Default: server.port setting.")
     ] = None,
+    init: Annotated[
+        bool,
+        typer.Option(
+            "--init",
+            help="Do what ctx init does, once the port is bound, and print its URL and key "
+            "(make run).",
+        ),
+    ] = False,
 ) -> None:
     """Run ctxd in the foreground; stops cleanly (embedded database included) on SIGINT/SIGTERM."""
     import uvicorn
@@ -83,6 +91,9 @@ def serve(
         worker.start()
         dreamer.start()
         app.governor.start()
+        if init:  # only now: a busy port or a failed start has said so instead
+            welcome(app, f"http://{bind_host}:{bind_port}")
+            sys.stdout.flush()  # a long-running process: a piped log must not hold it back
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()
         config = uvicorn.Config(
