@@ -180,7 +180,7 @@ def test_health_and_doctor_say_whether_the_server_is_up(
 ) -> None:
     env = {**base_env, "CTX_DATABASE_URL": database_url, "CTX_SERVER_PORT": str(free_port())}
     down = ctx(env, "health")
-    assert down.returncode == 1 and "no ctx server at http://127.0.0.1:" in down.stdout
+    assert down.returncode == 1 and "cannot reach ctx at http://127.0.0.1:" in down.stdout
     report = json.loads(ctx(env, "doctor", "--json").stdout)
     checks = {c["name"]: c for c in report["checks"]}
     assert checks["migrations"]["ok"] or checks["connection"]["ok"]  # the database side answers
