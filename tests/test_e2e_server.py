@@ -61,6 +61,16 @@ def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> 
         assert explained.returncode == 0, explained.stderr
         assert "channels: " in explained.stdout and "fts_en #1" in explained.stdout
         assert "stages (ms): scopes " in explained.stdout and " sources " in explained.stdout
+        assert "time:" not in explained.stdout  # the question named no time
+
+        # a question that names a time says which, as the query used it: answer streamed or not
+        asked = "what did we decide last week about deploys?"
+        parsed = json.loads(ctx(user, "query", asked, "--json").stdout)["temporal"]
+        said = f"time: {parsed['start']} – {parsed['end']} (en.relative_week, past)"
+        for mode in ([], ["--no-answer"]):
+            timed = ctx(user, "query", asked, *mode)
+            assert timed.returncode == 0, timed.stderr
+            assert said in timed.stdout.splitlines()
 
         shown = json.loads(ctx(user, "get", block["id"][:8], "--json").stdout)
         assert shown["content"].startswith("Run migrations first")
