@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ctx.core import CtxError, runtime
-from ctx.ui.cli import current_app, local, run, welcome
+from ctx.ui.cli import current_app, local, run
 
 
 class _Stop(Exception):
@@ -72,6 +72,7 @@ def serve(
 
     from ctx.core.graph import DreamWorker
     from ctx.ui.app import create_app
+    from ctx.ui.cli import welcome
 
     if port is not None and not 1 <= port <= 65535:
         raise CtxError("--port must be between 1 and 65535")
