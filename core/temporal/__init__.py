@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         TemporalMatcher,
         TemporalResult,
         direction_between,
+        resolved_window,
     )
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "linear_gravity",
     "parser_from_host",
     "relative_parser",
+    "resolved_window",
     "temporal_fts_expansion",
     "temporal_kit",
     "to_tsquery_or",

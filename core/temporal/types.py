@@ -16,6 +16,7 @@ built-in ones come from the ``temporal-en`` and ``temporal-de`` plugins through 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -155,6 +156,19 @@ class TemporalResult:
             "direction": self.direction,
             "weights": {k: round(v, 6) for k, v in self.weights.items()},
         }
+
+
+def resolved_window(temporal: Mapping[str, Any]) -> str | None:
+    """The time a query resolved to, in words, from its wire shape (``to_json``): the days when
+    there are a few ("2026-03-24, 2026-03-25"), else the range ("2026-11-23 – 2026-11-29");
+    None when the query named no time. The web workbench and ``ctx query`` both show it."""
+    if not temporal.get("matched") or not temporal.get("start"):
+        return None
+    dates = temporal.get("dates") or []
+    if dates and len(dates) <= 7:
+        return ", ".join(dates)
+    start, end = temporal["start"], temporal.get("end")
+    return str(start) if not end or end == start else f"{start} – {end}"
 
 
 def direction_between(start: date, end: date, now: date) -> Direction:

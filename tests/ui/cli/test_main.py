@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
+from ctxd import clean_env, ctx
 
 from ctx.core import App, PluginError, hookimpl
 from ctx.ui.cli import build_cli, run
+from ctx.ui.cli.root import tidy_help
 
 
 class Adds:
@@ -137,3 +141,54 @@ def test_help_reads_plainly_and_version_is_there(capsys: pytest.CaptureFixture[s
     assert "<bool>" not in out and "<str>" not in out
     assert run(["--version"]) == 0
     assert capsys.readouterr().out.startswith("ctx 0.")
+
+
+def _helps(command: Any, path: str = "ctx") -> Iterator[tuple[str, str]]:
+    for text in (
+        command.help,
+        command.short_help,
+        *(getattr(p, "help", None) for p in command.params),
+    ):
+        if text:
+            yield path, text
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _helps(sub, f"{path} {name}")
+
+
+def test_every_help_text_is_reflowed_in_paragraphs() -> None:
+    """Docstrings are wrapped at 100 columns in the source: the help joins each paragraph's lines
+    (core commands and the built-in plugins' alike) so the terminal's width decides."""
+    command = typer.main.get_command(build_cli())
+    before = [path for path, text in _helps(command) if re.search(r"[^\n]\n[^\n]", text)]
+    assert "ctx query" in before and "ctx ingest" in before  # the check sees what it should
+    tidy_help(command)
+    assert [path for path, text in _helps(command) if re.search(r"[^\n]\n[^\n]", text)] == []
+    rebuild = command.commands["embed"].commands["rebuild"].help
+    assert rebuild.count("\n\n") == 1  # its two paragraphs stay two
+
+
+@pytest.mark.parametrize("columns", [60, 200])
+def test_help_wraps_at_the_terminal_width(columns: int, tmp_path: Path) -> None:
+    env = {**clean_env(tmp_path), "COLUMNS": str(columns)}
+    shown = ctx(env, "embed", "rebuild", "--help").stdout
+    lines = shown.splitlines()
+    assert max(map(len, lines)) <= columns
+    first, second = (
+        " ".join(p.split())
+        for p in re.split(r"\n\s*\n", shown.split("Usage:", 1)[1].split("╭", 1)[0])[1:3]
+    )
+    assert first == (
+        "Build a new generation in the background; queries use the old one until it is complete."
+    )
+    assert second == (
+        "While waiting this process also does the work (a running ctxd's worker helps; jobs are "
+        "claimed with SKIP LOCKED, so nothing is done twice)."
+    )
+    if columns == 200:  # room enough: each paragraph is one line, wherever the source broke it
+        assert any(line.strip() == second for line in lines)
+        listed = ctx(env, "--help").stdout
+        assert any(
+            "Is the server up (at CTX_URL, or this machine's server.host/server.port), and which "
+            "version." in line
+            for line in listed.splitlines()
+        )

@@ -4,7 +4,8 @@ types, plugins."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -23,6 +24,9 @@ from ctx.ui.cli.operator.app import current_app, opened_app
 from ctx.ui.cli.present import local
 from ctx.ui.cli.server import server_check
 
+if TYPE_CHECKING:
+    from ctx.core.app import App
+
 INIT_KEY_NAME = "admin (ctx init)"
 INIT_SCOPE = "default"
 
@@ -31,38 +35,49 @@ INIT_SCOPE = "default"
 def init(as_json: JsonOpt = False) -> None:
     """Create $CTX_HOME and the database, apply migrations and, the first time, an admin key."""
     with opened_app() as app:
-        with app.connection() as conn:
-            earlier = conn.execute(
-                "SELECT created_at FROM context_api_keys WHERE name = %s ORDER BY created_at "
-                "LIMIT 1",
-                (INIT_KEY_NAME,),
-            ).fetchone()
-            token = None
-            if earlier is None:
-                _, token = access.create_key(
-                    conn, name=INIT_KEY_NAME, home_scope=INIT_SCOPE, is_admin=True
-                )
+        token, earlier = first_admin_key(app)
         url = server_url(app)
-        database = runtime.redact(app.db.url)
         if as_json:
-            dump_json({"url": url, "database": database, "api_key": token})
+            dump_json({"url": url, "database": runtime.redact(app.db.url), "api_key": token})
             return
-        console.print(f"ctx home: {app.home}")
-        console.print(f"database: {database} ({app.db.kind})")
-        if token:
-            console.print("\nAdmin API key (shown once, store it now):")
-            console.print(Text("  " + token, style="bold"))
-            console.print(f"\nUse it:  export CTX_URL={url} CTX_API_KEY={token}")
-            console.print(f"Or open {url}/ in a browser and sign in with it (the workbench).")
-        else:
-            assert earlier is not None
-            console.print(
-                f"\nThe admin key was shown when ctx was first initialised "
-                f"({earlier['created_at']:%Y-%m-%d %H:%M}) and is not stored in readable form."
-            )
-            console.print(
-                f"Make another: ctx keys create --home-scope {INIT_SCOPE} --admin --name me"
-            )
+        show_init(app, url, token, earlier)
+
+
+def welcome(app: App, url: str) -> None:
+    """``ctx init``'s admin key (the first time) and its words, for ``ctx serve --init``."""
+    show_init(app, url, *first_admin_key(app))
+
+
+def first_admin_key(app: App) -> tuple[str | None, datetime | None]:
+    """Create the admin key of ``ctx init`` the first time: ``(token, None)``, the token shown
+    once; later ``(None, when it was made)``."""
+    with app.connection() as conn:
+        earlier = conn.execute(
+            "SELECT created_at FROM context_api_keys WHERE name = %s ORDER BY created_at LIMIT 1",
+            (INIT_KEY_NAME,),
+        ).fetchone()
+        if earlier is not None:
+            return None, earlier["created_at"]
+        _, token = access.create_key(conn, name=INIT_KEY_NAME, home_scope=INIT_SCOPE, is_admin=True)
+    return token, None
+
+
+def show_init(app: App, url: str, token: str | None, earlier: datetime | None) -> None:
+    """What ``ctx init`` (and ``ctx serve --init``, once its port is bound) tells the user."""
+    console.print(f"ctx home: {app.home}")
+    console.print(f"database: {runtime.redact(app.db.url)} ({app.db.kind})")
+    if token:
+        console.print("\nAdmin API key (shown once, store it now):")
+        console.print(Text("  " + token, style="bold"))
+        console.print(f"\nUse it:  export CTX_URL={url} CTX_API_KEY={token}")
+        console.print(f"Or open {url}/ in a browser and sign in with it (the workbench).")
+    else:
+        assert earlier is not None
+        console.print(
+            f"\nThe admin key was shown when ctx was first initialised "
+            f"({earlier:%Y-%m-%d %H:%M}) and is not stored in readable form."
+        )
+        console.print(f"Make another: ctx keys create --home-scope {INIT_SCOPE} --admin --name me")
 
 
 @local

@@ -22,6 +22,7 @@ from pydantic import ValidationError as PydanticError
 from ctx.core import App, Principal, QueryRequest, llm, query
 from ctx.core.access import charge_limits
 from ctx.core.retrieval import CHANNELS, asks_model
+from ctx.core.temporal import resolved_window
 from ctx.core.validation import error_message
 from ctx.ui.api.marks import charges
 from ctx.ui.web.deps import UserDep, WebAppDep
@@ -81,17 +82,6 @@ def _notes(stage: dict[str, Any]) -> str:
     )
 
 
-def _time(temporal: dict[str, Any]) -> str | None:
-    """The window the question resolved to, in words; None when it named no time."""
-    if not temporal.get("matched") or not temporal.get("start"):
-        return None
-    dates = temporal.get("dates") or []
-    if dates and len(dates) <= 7:
-        return ", ".join(dates)
-    start, end = temporal["start"], temporal.get("end")
-    return start if not end or end == start else f"{start} – {end}"
-
-
 def ask(app: App, who: Principal, q: str) -> dict[str, Any]:
     """The page's context for question ``q``: the result, or the form's problem."""
     context: dict[str, Any] = {"q": q, "result": None, "error": None}
@@ -113,7 +103,7 @@ def ask(app: App, who: Principal, q: str) -> dict[str, Any]:
         skipped=synthesis.get("skipped")
         or (None if "answer" in result else llm.available(app, "synthesis")),
         failed=synthesis.get("failed"),
-        when=_time(result.get("temporal") or {}),
+        when=resolved_window(result.get("temporal") or {}),
         explained=[(s, _channels(s)) for s in result["sources"]],
         channel_names=CHANNEL_NAMES,
         stages=[(st, _notes(st)) for st in result.get("stages") or []],
