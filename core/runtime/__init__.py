@@ -52,7 +52,6 @@ if TYPE_CHECKING:
         PluginHost,
         PluginInfo,
         Registration,
-        installed_version,
         registered_factories,
         registered_objects,
         unique_by_name,
@@ -67,6 +66,7 @@ if TYPE_CHECKING:
         Settings,
         secret_reference,
     )
+    from ctx.core.runtime.versions import installed_version
     from ctx.core.runtime.worker import Worker
 
 __all__ = [

@@ -29,6 +29,7 @@ import pluggy
 from ctx.core import hookspecs
 from ctx.core.errors import CtxError, PluginError
 from ctx.core.runtime.async_bridge import AsyncBridge
+from ctx.core.runtime.versions import installed_version
 
 log = logging.getLogger("ctx.plugins")
 trace_log = logging.getLogger("ctx.plugins.trace")
@@ -337,14 +338,6 @@ class PluginHost:
     def module_of(self, name: str) -> ModuleType | None:
         plugin = self.pm.get_plugin(name)
         return plugin if isinstance(plugin, ModuleType) else None
-
-
-def installed_version(dist: str = "ctx-brain") -> str:
-    """The installed version of a distribution (ctx itself by default), or "unknown"."""
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def _version_of(source: str) -> str:

@@ -58,8 +58,6 @@ from ctx.ui.cli.transcript import (
 if TYPE_CHECKING:
     from ctx.core.app import App
 
-#: Commands that ``main.run`` starts without loading plugins.
-AGENT_COMMANDS = frozenset({"brief", "recall", "persist", "statusline"})
 AGENT = "claude-code"
 #: The answer that changes nothing: the agent goes on, the transcript shows nothing.
 QUIET: dict[str, Any] = {"continue": True, "suppressOutput": True}

@@ -239,13 +239,13 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     Usage errors are click's (exit 2 with a usage hint); problems found while a command runs are
     ``CtxError``s, printed as one ``ctx: …`` line.
     """
-    from ctx.ui.cli.agent_hooks import AGENT_COMMANDS, agent_cli
-
     args = sys.argv[1:] if argv is None else argv
     if args == ["--version"]:  # answered without building the App and loading every plugin
         sys.stdout.write(f"ctx {version()}\n")
         return 0
-    if args and args[0] in AGENT_COMMANDS and "--hook" in args:
+    # an agent command (its module alone adds it): imported only when one is asked for
+    agent = bool(args) and COMMAND_MODULES.get(args[0]) == ("ctx.ui.cli.agent_hooks",)
+    if agent and "--hook" in args:
         return run_as_hook(args, app)
     for arg in args:
         if text_problem(arg):
@@ -255,8 +255,10 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
             )
             return 2
     try:
-        if app is None and args and args[0] in AGENT_COMMANDS:
+        if app is None and agent:
             # agent hooks run on every prompt: they need no plugins, and loading them is slow
+            from ctx.ui.cli.agent_hooks import agent_cli
+
             command = typer.main.get_command(agent_cli())
         elif app is None and args and args[0] in COMMAND_MODULES:
             # a core command needs its own module only: no other command, no plugin
