@@ -187,14 +187,14 @@ def embed_pending(app: App, scopes: list[str], budget_ms: int | None = None) -> 
         done += len(held)
         size = _next_batch(deadline, (time.monotonic() - started) / len(held))
     owner = app.lease.id()
-    while time.monotonic() < deadline:
+    while True:  # the first claim runs even when the held jobs spent the budget
         with app.connection() as conn:
             claimed = claim_for_scopes(
                 conn, KIND, scopes, size, owner, int(app.settings["jobs.max_attempts"])
             )
         started = time.monotonic()
         done += run_batch(app, EMBED_JOBS, claimed)
-        if len(claimed) < size:
+        if len(claimed) < size or time.monotonic() >= deadline:
             break
         size = _next_batch(deadline, (time.monotonic() - started) / len(claimed))
     return done
