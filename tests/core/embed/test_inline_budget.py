@@ -83,9 +83,7 @@ def test_with_no_inline_budget_a_query_leaves_the_backlog_and_says_so(
     assert not [w for w in res["warnings"] if "not embedded yet" in w]
 
 
-def test_a_spent_budget_embeds_one_small_batch_and_leaves_the_rest(
-    app: App, loopback: Any
-) -> None:
+def test_a_spent_budget_embeds_one_small_batch_and_leaves_the_rest(app: App, loopback: Any) -> None:
     """The first batch runs whatever the budget; a budget spent by then claims no more."""
     for i in range(20):
         _store(app, f"Backlog {i}", f"imported note {i}")
