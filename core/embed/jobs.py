@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("ctx.embed")
 KIND = "embed"
 MAX_TEXT_CHARS = 4000  # models truncate at 256-512 tokens; sending more only costs time
-FIRST_INLINE_BATCH = 4  # a query's first inline batch, before it knows the model's speed
 BATCH = 64
 
 
@@ -165,45 +164,53 @@ def embed_pending(app: App, scopes: list[str], budget_ms: int | None = None) -> 
     """The query's inline path: embed some of the caller's pending blocks before answering.
 
     Bounded in time by ``budget_ms`` (default ``query.inline_embed_ms``; 0: none): small batches
-    are claimed, each sized from the last one's speed to fit what is left, and the first batch
-    runs even when it overshoots. The rest stay queued for the worker; the text and date
-    channels find them meanwhile. No connection is held while the model runs. Jobs a live worker
-    is running right now are done here too (within the first batch) and finished, rather than
-    answered without (the worker's own finish then changes nothing); jobs of a dead worker are
-    claimed like queued ones. Returns the jobs done.
+    are claimed, each sized to what fits in the time left at the speed measured so far (one block
+    while none was measured, even past the budget), and no batch is started that would not fit. The rest stay queued
+    for the worker; the text and date channels find them meanwhile. No connection is held while
+    the model runs. Jobs a live worker is running right now are done here too (as the first
+    batch) and finished, rather than answered without (the worker's own finish then changes
+    nothing); jobs of a dead worker are claimed like queued ones. Returns the jobs done.
     """
     budget = int(app.settings["query.inline_embed_ms"]) if budget_ms is None else budget_ms
     if budget <= 0:
         return 0
     deadline = time.monotonic() + budget / 1000
-    done, size = 0, FIRST_INLINE_BATCH
-    with app.connection() as conn:
-        held = running_for_scopes(conn, KIND, scopes, size)
-    if held:
-        started = time.monotonic()
-        embed_block_ids(app, [str(j.payload["block_id"]) for j in held])
+    done = 0
+    size = _fits(app, deadline, first=True)
+    if size:
         with app.connection() as conn:
-            finish(conn, [j.id for j in held])
-        done += len(held)
-        size = _next_batch(deadline, (time.monotonic() - started) / len(held))
+            held = running_for_scopes(conn, KIND, scopes, size)
+        if held:
+            started = time.monotonic()
+            embed_block_ids(app, [str(j.payload["block_id"]) for j in held])
+            with app.connection() as conn:
+                finish(conn, [j.id for j in held])
+            app.embedders.record_speed(time.monotonic() - started, len(held))
+            done += len(held)
     owner = app.lease.id()
-    while True:  # the first claim runs even when the held jobs spent the budget
+    while (size := _fits(app, deadline, first=done == 0)) > 0:
         with app.connection() as conn:
             claimed = claim_for_scopes(
                 conn, KIND, scopes, size, owner, int(app.settings["jobs.max_attempts"])
             )
         started = time.monotonic()
         done += run_batch(app, EMBED_JOBS, claimed)
-        if len(claimed) < size or time.monotonic() >= deadline:
+        app.embedders.record_speed(time.monotonic() - started, len(claimed))
+        if len(claimed) < size:
             break
-        size = _next_batch(deadline, (time.monotonic() - started) / len(claimed))
     return done
 
 
-def _next_batch(deadline: float, seconds_per_block: float) -> int:
-    """How many blocks fit in the time left at the last batch's speed (1 to ``BATCH``)."""
+def _fits(app: App, deadline: float, *, first: bool = False) -> int:
+    """How many blocks fit in the time left (0 to ``BATCH``); while the speed is unknown, one
+    block for the first batch of a call, whatever the time left (that is how it is learnt)."""
     left = deadline - time.monotonic()
-    return max(1, min(BATCH, int(left / max(seconds_per_block, 1e-6))))
+    per_block = app.embedders.seconds_per_block
+    if per_block is None:
+        return 1 if first or left > 0 else 0
+    if left <= 0:
+        return 0
+    return max(0, min(BATCH, int(left / max(per_block, 1e-6))))
 
 
 def waiting_for_scopes(app: App, scopes: list[str]) -> int:
