@@ -24,6 +24,7 @@ from ctx.core.blocks import BlockTypeSpec, load_types, registered_types, seed_ty
 from ctx.core.embed import (
     EmbedderCache,
     EmbedderFactory,
+    WarmUp,
     embedder_factories,
     ensure_active_generation,
 )
@@ -79,6 +80,7 @@ class App:
         self.db = Database(url, self.home)
         self.block_types: dict[str, BlockTypeSpec] = {}
         self.embedders = EmbedderCache(self)
+        self.warmup = WarmUp(self)  # started by ctx serve only
         self._lease: Lease | None = None
         self._types_lock = threading.Lock()
         self.started = False

@@ -102,8 +102,8 @@ class Client:
         return self.request("GET", path, None)
 
     def health(self) -> dict[str, Any]:
-        """``/health`` without a key (``ctx.core.runtime.HEALTH``): ``{"status"}``, ``ok`` or
-        ``unavailable`` (its 503); a ClientError when nothing answers. The path is written out:
+        """``/health`` without a key (``ctx.core.runtime.HEALTH``): ``{"status"}``, ``ok``,
+        ``warming`` or ``unavailable`` (its 503); a ClientError when nothing answers. The path is written out:
         the hooks ask it, and the declaration would load its request models."""
         try:
             response = httpx.get(self.url + "/health", timeout=min(self.timeout, 10))

@@ -105,7 +105,16 @@ def database_url(pg_admin_url: str, template_url: str) -> Iterator[str]:
 
 @pytest.fixture
 def app(database_url: str, tmp_path: Path) -> Iterator[App]:
-    instance = App(database_url=database_url, home=tmp_path / "home", load_entry_points=False)
+    # Tests store a handful of blocks and query at once, as if the worker had caught up: a
+    # generous inline budget embeds them all whatever the machine's speed (the time bound's own
+    # tests set theirs, tests/core/embed/test_inline_budget.py).
+    environ = {**os.environ, "CTX_QUERY_INLINE_EMBED_MS": "60000"}
+    instance = App(
+        database_url=database_url,
+        home=tmp_path / "home",
+        load_entry_points=False,
+        environ=environ,
+    )
     instance.open()
     try:
         yield instance

@@ -82,6 +82,7 @@ def serve(
     sock = _bind(bind_host, bind_port)  # before anything claims to listen
     runtime.configure_logging(str(app.settings["log.level"]))
     app.open()
+    app.warmup.start()  # the embedder loads while the server already answers
     worker = runtime.Worker(app)
     dreamer = DreamWorker(app)
     listener = runtime.Listener(

@@ -13,6 +13,7 @@ import psycopg
 
 from ctx.core.access import Principal
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, ValidationError
+from ctx.core.runtime import pending_for_scopes
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -147,16 +148,11 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
             "GROUP BY block_type ORDER BY block_type",
             (scopes,),
         ).fetchall()
-        pending = conn.execute(
-            "SELECT count(*) AS n FROM context_jobs j "
-            "JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
-            "WHERE j.status IN ('queued', 'running') AND b.scope = ANY(%s)",
-            (scopes,),
-        ).fetchone()
-    assert total is not None and pending is not None
+        pending = pending_for_scopes(conn, scopes)
+    assert total is not None
     return {
         **total,
-        "pending_jobs": pending["n"],
+        "pending_jobs": pending,
         "by_scope": {r["scope"]: r["n"] for r in by_scope},
         "by_type": {r["block_type"]: r["n"] for r in by_type},
     }

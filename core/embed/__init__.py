@@ -1,5 +1,5 @@
 """Embeddings: the ``Embedder`` protocol, vector hygiene, the plugin registry, generations, the
-embed jobs that fill them and blue-green rebuilds.
+embed jobs that fill them, blue-green rebuilds and ctxd's warm-up.
 
 Embedders are plugins: a plugin implements ``register_embedders(register)`` and calls
 ``register(name, factory)``; ``factory(options)`` takes a plain dict (``base_url``, ``model``,
@@ -27,8 +27,10 @@ if TYPE_CHECKING:
     from ctx.core.embed.jobs import (
         MAX_TEXT_CHARS,
         block_text,
+        embed_block_ids,
         embed_blocks,
         embed_pending,
+        waiting_for_scopes,
     )
     from ctx.core.embed.options import option_float, option_int, option_str, require_str
     from ctx.core.embed.protocol import Embedder
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
         truncate_matryoshka,
         vector_literal,
     )
+    from ctx.core.embed.warmup import WarmUp
 
 __all__ = [
     "MAX_NORM",
@@ -53,12 +56,14 @@ __all__ = [
     "Embedder",
     "EmbedderCache",
     "EmbedderFactory",
+    "WarmUp",
     "active_generation",
     "block_text",
     "building_generation",
     "configured_options",
     "create_embedder",
     "create_generation",
+    "embed_block_ids",
     "embed_blocks",
     "embed_pending",
     "embedder_factories",
@@ -78,6 +83,7 @@ __all__ = [
     "switch_generation",
     "truncate_matryoshka",
     "vector_literal",
+    "waiting_for_scopes",
 ]
 
 # Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.

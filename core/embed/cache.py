@@ -23,6 +23,17 @@ class EmbedderCache:
         self.app = app
         self._lock = threading.Lock()
         self._by_generation: dict[int, Embedder] = {}
+        #: how long one block took to embed inline lately (claim, model, write), None until
+        #: measured: what sizes a query's inline batches (``embed_pending``)
+        self.seconds_per_block: float | None = None
+
+    def record_speed(self, seconds: float, blocks: int) -> None:
+        """Fold one inline batch's time into ``seconds_per_block`` (a moving average)."""
+        if blocks <= 0:
+            return
+        per = seconds / blocks
+        old = self.seconds_per_block
+        self.seconds_per_block = per if old is None else 0.7 * old + 0.3 * per
 
     def for_generation(self, gen: dict[str, Any]) -> Embedder:
         with self._lock:

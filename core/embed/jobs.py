@@ -8,6 +8,7 @@ stored and findable through the text channels.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed.context import refresh_blocks
@@ -19,11 +20,13 @@ from ctx.core.runtime import (
     JobHandler,
     claim_for_scopes,
     finish,
+    pending_for_scopes,
     run_batch,
     running_for_scopes,
 )
 
 if TYPE_CHECKING:
+    import numpy as np
     import psycopg
 
     from ctx.core.app import App
@@ -31,7 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("ctx.embed")
 KIND = "embed"
 MAX_TEXT_CHARS = 4000  # models truncate at 256-512 tokens; sending more only costs time
-INLINE_LIMIT = 256  # blocks a query embeds inline before it answers
 BATCH = 64
 
 
@@ -40,20 +42,62 @@ def block_text(title: str, content: str) -> str:
 
 
 def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) -> int:
-    """Embed the given blocks into the active (and a building) generation; return rows written."""
-    if not block_ids:
+    """Embed the given blocks into the active (and a building) generation inside the caller's
+    transaction; return rows written. The model runs while ``conn`` is held: for the caller
+    that must write in the same transaction (the governor's indexer); everyone else calls
+    ``embed_block_ids``."""
+    rows = _embeddable(conn, block_ids)
+    if not rows:
         return 0
-    rows = conn.execute(
+    gens = target_generations(conn)
+    return _write_vectors(app, conn, rows, _vectors(app, gens, rows))
+
+
+def embed_block_ids(app: App, block_ids: list[str]) -> int:
+    """Embed the given blocks with no connection held while the model runs: read the texts,
+    give the connection back, embed, then write the vectors in one short transaction (blocks
+    deleted or changed meanwhile are left out: a changed block has a newer job queued)."""
+    with app.connection() as conn:
+        rows = _embeddable(conn, block_ids)
+        gens = target_generations(conn) if rows else []
+    if not rows:
+        return 0
+    vectors = _vectors(app, gens, rows)
+    with app.connection() as conn:
+        current = {
+            (str(r["id"]), r["content_hash"])
+            for r in conn.execute(
+                "SELECT id, content_hash FROM context_blocks WHERE id = ANY(%s) FOR KEY SHARE",
+                ([r["id"] for r in rows],),
+            ).fetchall()
+        }
+        keep = [i for i, r in enumerate(rows) if (str(r["id"]), r["content_hash"]) in current]
+        if len(keep) < len(rows):
+            rows = [rows[i] for i in keep]
+            vectors = [(gen, None if v is None else v[keep]) for gen, v in vectors]
+        return _write_vectors(app, conn, rows, vectors) if rows else 0
+
+
+def _embeddable(conn: psycopg.Connection[Any], block_ids: list[str]) -> list[dict[str, Any]]:
+    """The blocks among ``block_ids`` whose type is embedded."""
+    if not block_ids:
+        return []
+    return conn.execute(
         "SELECT b.id, b.title, b.content, b.content_hash FROM context_blocks b "
         "JOIN context_block_types t ON t.name = b.block_type "
         "WHERE b.id = ANY(%s) AND t.embed",
         (block_ids,),
     ).fetchall()
-    if not rows:
-        return 0
-    written = 0
+
+
+def _vectors(
+    app: App, gens: list[dict[str, Any]], rows: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], np.ndarray | None]]:
+    """Each target generation's vectors of ``rows`` (None: a building generation's embedder
+    failed). Runs the models; touches no connection."""
     texts = [block_text(r["title"], r["content"]) for r in rows]
-    for gen in target_generations(conn):
+    out: list[tuple[dict[str, Any], np.ndarray | None]] = []
+    for gen in gens:
         try:
             vecs = app.embedders.for_generation(gen).embed_documents(texts)
             if vecs.shape != (len(rows), gen["dimensions"]):
@@ -64,10 +108,26 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
         except Exception as exc:
             if gen["status"] == "active":
                 raise
+            log.warning(
+                "embedding into building generation %s failed: %s", gen["id"], error_text(exc)
+            )
+            out.append((gen, None))
+            continue
+        out.append((gen, vecs))
+    return out
+
+
+def _write_vectors(
+    app: App,
+    conn: psycopg.Connection[Any],
+    rows: list[dict[str, Any]],
+    vectors: list[tuple[dict[str, Any], np.ndarray | None]],
+) -> int:
+    written = 0
+    for gen, vecs in vectors:
+        if vecs is None:
             # A broken rebuild must not keep blocks out of the generation that serves
             # queries; drop stale rows so the rebuild's own fill embeds these blocks again.
-            msg = error_text(exc)
-            log.warning("embedding into building generation %s failed: %s", gen["id"], msg)
             conn.execute(
                 "DELETE FROM context_block_embeddings WHERE generation = %s AND block_id = ANY(%s)",
                 (gen["id"], [r["id"] for r in rows]),
@@ -92,8 +152,7 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
 
 
 def handle_embed_jobs(app: App, jobs: list[Job]) -> None:
-    with app.connection() as conn:
-        embed_blocks(app, conn, [str(j.payload["block_id"]) for j in jobs])
+    embed_block_ids(app, [str(j.payload["block_id"]) for j in jobs])
 
 
 EMBED_JOBS = JobHandler(
@@ -101,28 +160,60 @@ EMBED_JOBS = JobHandler(
 )
 
 
-def embed_pending(app: App, scopes: list[str]) -> int:
-    """The query's inline path: embed the caller's pending blocks before answering.
+def embed_pending(app: App, scopes: list[str], budget_ms: int | None = None) -> int:
+    """The query's inline path: embed some of the caller's pending blocks before answering.
 
-    Stops after ``INLINE_LIMIT`` blocks: after a bulk import the worker catches up and the text
-    channels find the rest meanwhile. Jobs a live worker is running right now are done here too
-    and finished (the worker's own finish then changes nothing), rather than answered without;
-    jobs of a dead worker are claimed like queued ones. Returns the jobs done.
+    Bounded in time by ``budget_ms`` (default ``query.inline_embed_ms``; 0: none): small batches
+    are claimed, each sized to what fits in the time left at the speed measured so far (one block
+    while none was measured, even past the budget), and no batch is started that would not fit. The rest stay queued
+    for the worker; the text and date channels find them meanwhile. No connection is held while
+    the model runs. Jobs a live worker is running right now are done here too (as the first
+    batch) and finished, rather than answered without (the worker's own finish then changes
+    nothing); jobs of a dead worker are claimed like queued ones. Returns the jobs done.
     """
-    owner = app.lease.id()
+    budget = int(app.settings["query.inline_embed_ms"]) if budget_ms is None else budget_ms
+    if budget <= 0:
+        return 0
+    deadline = time.monotonic() + budget / 1000
     done = 0
-    with app.connection() as conn:
-        held = running_for_scopes(conn, KIND, scopes, INLINE_LIMIT)
+    size = _fits(app, deadline, first=True)
+    if size:
+        with app.connection() as conn:
+            held = running_for_scopes(conn, KIND, scopes, size)
         if held:
-            embed_blocks(app, conn, [str(j.payload["block_id"]) for j in held])
-            finish(conn, [j.id for j in held])
+            started = time.monotonic()
+            embed_block_ids(app, [str(j.payload["block_id"]) for j in held])
+            with app.connection() as conn:
+                finish(conn, [j.id for j in held])
+            app.embedders.record_speed(time.monotonic() - started, len(held))
             done += len(held)
-    while done < INLINE_LIMIT:
+    owner = app.lease.id()
+    while (size := _fits(app, deadline, first=done == 0)) > 0:
         with app.connection() as conn:
             claimed = claim_for_scopes(
-                conn, KIND, scopes, BATCH, owner, int(app.settings["jobs.max_attempts"])
+                conn, KIND, scopes, size, owner, int(app.settings["jobs.max_attempts"])
             )
+        started = time.monotonic()
         done += run_batch(app, EMBED_JOBS, claimed)
-        if len(claimed) < BATCH:
+        app.embedders.record_speed(time.monotonic() - started, len(claimed))
+        if len(claimed) < size:
             break
     return done
+
+
+def _fits(app: App, deadline: float, *, first: bool = False) -> int:
+    """How many blocks fit in the time left (0 to ``BATCH``); while the speed is unknown, one
+    block for the first batch of a call, whatever the time left (that is how it is learnt)."""
+    left = deadline - time.monotonic()
+    per_block = app.embedders.seconds_per_block
+    if per_block is None:
+        return 1 if first or left > 0 else 0
+    if left <= 0:
+        return 0
+    return max(0, min(BATCH, int(left / max(per_block, 1e-6))))
+
+
+def waiting_for_scopes(app: App, scopes: list[str]) -> int:
+    """How many blocks of ``scopes`` still wait to be embedded (queued or running jobs)."""
+    with app.connection() as conn:
+        return pending_for_scopes(conn, scopes, KIND)

@@ -59,6 +59,26 @@ SETTINGS = [
         "Ask the translate chain for the time a query names when the temporal rules find none "
         "but the query is about time.",
     ),
+    Setting(
+        "query.inline_embed_ms",
+        int,
+        100,
+        "Milliseconds a query may spend embedding the caller's blocks that still wait for their "
+        "vectors, in small batches, before it answers (the first batch runs even when it takes "
+        "longer); the rest stay queued for the worker and are found by text and date meanwhile. "
+        "0: never embed inline.",
+        minimum=0,
+        maximum=60_000,
+    ),
+    Setting(
+        "query.warmup_wait_ms",
+        int,
+        30_000,
+        "Milliseconds a query that arrives while ctxd is still loading its embedder waits for "
+        "it; after that it goes on (and loads the embedder itself).",
+        minimum=0,
+        maximum=600_000,
+    ),
     _weight("query.weight_dense", 0.45, "dense (vector)"),
     _weight("query.weight_fts_en", 0.25, "English full-text"),
     _weight("query.weight_fts_de", 0.20, "German full-text"),

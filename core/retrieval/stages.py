@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 
-from ctx.core.embed import active_generation, embed_pending
+from ctx.core.embed import active_generation, embed_pending, waiting_for_scopes
 from ctx.core.errors import error_text
 from ctx.core.retrieval.candidates import Candidate, by_score, explain_candidate
 from ctx.core.retrieval.confidence import (
@@ -63,7 +63,11 @@ def temporal(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
-    """Embed the caller's pending blocks and the query with the active generation's model."""
+    """Embed some of the caller's pending blocks (within ``query.inline_embed_ms``) and the query
+    with the active generation's model; a query that arrives while ctxd warms up waits for it."""
+    waited = q.app.warmup.wait(int(q.app.settings["query.warmup_wait_ms"]) / 1000)
+    if waited is not None:
+        q.note(waited_for_warmup_ms=round(waited, 1))
     with q.app.connection() as conn:
         q.generation = active_generation(conn)
     if q.generation is None:
@@ -72,16 +76,26 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     if q.weights["dense"] <= 0:
         return candidates
     if q.inline:
-        try:
-            q.note(embedded_inline=embed_pending(q.app, q.scopes))
-        except Exception as exc:
-            q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); found by text")
+        _embed_inline(q)
     try:
         q.embedding = q.query_vector(q.search_text or q.request.query)
     except Exception as exc:
         log.warning("query embedding failed: %s", error_text(exc, str))
         q.warn(f"query embedding failed ({error_text(exc, str)}); dense channel skipped")
     return candidates
+
+
+def _embed_inline(q: QueryRun) -> None:
+    """Embed what the time allows of the caller's waiting blocks; say how many still wait (the
+    text and date channels find those)."""
+    try:
+        q.note(embedded_inline=embed_pending(q.app, q.scopes))
+    except Exception as exc:
+        q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); found by text")
+    waiting = waiting_for_scopes(q.app, q.scopes)
+    q.note(not_yet_embedded=waiting)
+    if waiting:
+        q.warn(f"{waiting} blocks of these scopes are not embedded yet: found by text only")
 
 
 def _text_query(q: QueryRun) -> str:

@@ -235,6 +235,22 @@ def running_for_scopes(
     return _jobs(rows)
 
 
+def pending_for_scopes(
+    conn: psycopg.Connection[Any], scopes: list[str], kind: str | None = None
+) -> int:
+    """Queued and running block jobs (of ``kind``, or every kind) whose block lives in one of
+    ``scopes``: one COUNT."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM context_jobs j "
+        "JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
+        "WHERE j.status IN ('queued', 'running') AND b.scope = ANY(%(scopes)s) "
+        "AND (%(kind)s::text IS NULL OR j.kind = %(kind)s)",
+        {"scopes": scopes, "kind": kind},
+    ).fetchone()
+    assert row is not None
+    return int(row["n"] if isinstance(row, dict) else row[0])
+
+
 def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
     """Done jobs are deleted: the write log is the audit trail, the queue stays small."""
     if job_ids:

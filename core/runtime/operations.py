@@ -66,8 +66,10 @@ LIST_PLUGINS = Operation(
 HEALTH = Operation(
     name="runtime.health",
     summary="Whether the server and its database answer; no key needed, and nothing else told.",
-    description='``{"status": "ok"}``, or 503 ``{"status": "unavailable"}`` when the database '
-    "does not answer. The version is behind a key, at /api/version.",
+    description='``{"status": "ok"}``; ``{"status": "warming"}`` (also 200) while a freshly '
+    "started ctxd loads its embedder (queries wait for it); or 503 "
+    '``{"status": "unavailable"}`` when the database does not answer. The version is behind a '
+    "key, at /api/version.",
     service=f"{SERVICE}:health",
     access="public",
     reach="none",

@@ -48,13 +48,14 @@ def list_plugins(app: App, who: Any, _: None) -> dict[str, Any]:
 
 
 def health(app: App, who: None, _: None) -> dict[str, str] | Reply:
-    """Whether the database answers, and nothing else: anyone may ask."""
+    """Whether the database answers, and nothing else: anyone may ask. ``warming`` (still 200:
+    it answers) while ctxd loads what the first query needs."""
     try:
         with app.connection() as conn:
             conn.execute("SELECT 1")
     except Exception:
         return Reply(503, {"status": "unavailable"})
-    return {"status": "ok"}
+    return {"status": "warming" if app.warmup.warming else "ok"}
 
 
 def server_version(app: App, who: Any, _: None) -> dict[str, str]:

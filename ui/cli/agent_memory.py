@@ -146,7 +146,7 @@ def status_text(client: Client) -> str:
         health = client.health()
     except ClientError:
         return "ctx: offline"
-    if health.get("status") != "ok":
+    if health.get("status") not in ("ok", "warming"):
         return "ctx: database unavailable"
     if not client.key:
         return "ctx: online (no API key)"
