@@ -24,11 +24,9 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
         rows = conn.execute(
             f"""
             WITH q AS (SELECT websearch_to_tsquery('english', %(q)s) AS en,
-                              websearch_to_tsquery('german', %(q)s) AS de)
-            SELECT b.id, b.title, b.category, b.scope, b.block_type, b.tags, b.updated_at,
-                   greatest(ts_rank_cd(b.ts_en, q.en), ts_rank_cd(b.ts_de, q.de)) AS score,
-                   ts_headline('english', b.content, q.en,
-                               'MaxWords=30, MinWords=10, MaxFragments=1, StartSel=**, StopSel=**') AS snippet
+                              websearch_to_tsquery('german', %(q)s) AS de),
+            hits AS (
+            SELECT b.id, greatest(ts_rank_cd(b.ts_en, q.en), ts_rank_cd(b.ts_de, q.de)) AS score
               FROM context_blocks b, q
              WHERE (b.ts_en @@ q.en OR b.ts_de @@ q.de)
                AND (b.scope = ANY(%(scopes)s)
@@ -39,6 +37,14 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
                AND b.tags @> %(tags)s
              ORDER BY score DESC, b.updated_at DESC
              LIMIT %(limit)s
+            )
+            -- the snippet of the hits only: ts_headline reads a block's whole content
+            SELECT b.id, b.title, b.category, b.scope, b.block_type, b.tags, b.updated_at,
+                   h.score,
+                   ts_headline('english', b.content, q.en,
+                               'MaxWords=30, MinWords=10, MaxFragments=1, StartSel=**, StopSel=**') AS snippet
+              FROM hits h JOIN context_blocks b ON b.id = h.id, q
+             ORDER BY h.score DESC, b.updated_at DESC
             """,
             {
                 "q": req.query,
