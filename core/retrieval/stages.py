@@ -95,7 +95,12 @@ def _embed_inline(q: QueryRun) -> None:
     waiting = waiting_for_scopes(q.app, q.scopes)
     q.note(not_yet_embedded=waiting)
     if waiting:
-        q.warn(f"{waiting} blocks of these scopes are not embedded yet: found by text only")
+        what = (
+            "1 block of these scopes is"
+            if waiting == 1
+            else f"{waiting} blocks of these scopes are"
+        )
+        q.warn(f"{what} not embedded yet: found by text only")
 
 
 def _text_query(q: QueryRun) -> str:

@@ -162,10 +162,12 @@ def test_a_failing_embedder_keeps_writes_and_falls_back_to_text(
     channels = body["sources"][0]["channels"]
     assert channels["fts_en"]["rank"] == 1
     assert channels["dense"]["rank"] is None
-    assert len(body["warnings"]) == 2
+    # the inline embedding failed, so the block waits for the worker and is found by text
+    assert len(body["warnings"]) == 3, body["warnings"]
     assert body["warnings"][0].startswith("embedding pending blocks failed")
-    assert body["warnings"][1].startswith("query embedding failed")
-    assert all("HTTP 500" in w for w in body["warnings"])
+    assert "1 block" in body["warnings"][1] and "found by text only" in body["warnings"][1]
+    assert body["warnings"][2].startswith("query embedding failed")
+    assert "HTTP 500" in body["warnings"][0] and "HTTP 500" in body["warnings"][2]
     assert {r.path for r in server.requests} == {"/v1/embeddings"}
 
     # Nothing was lost: the block is there, its job waits for a retry, no vector was written.
