@@ -19,10 +19,10 @@ from urllib.parse import quote
 import httpx
 
 from ctx.core.errors import CtxError
-from ctx.core.operations import Operation
 
 if TYPE_CHECKING:
     from ctx.core.app import App
+    from ctx.core.operations import Operation
 
 
 class HasSettings(Protocol):

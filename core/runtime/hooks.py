@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ctx.core.hookspecs import hookimpl
-from ctx.core.operations import Operation, declared
 from ctx.core.runtime.settings import Setting
+
+if TYPE_CHECKING:
+    from ctx.core.operations import Operation
 
 SETTINGS = [
     Setting("server.host", str, "127.0.0.1", "Address ctxd listens on.", hot=False),
@@ -64,8 +67,9 @@ def register_settings(register: Callable[[Setting], None]) -> None:
 
 @hookimpl
 def register_operations(register: Callable[[Operation], None]) -> None:
-    # imported here: configured_url reads SETTINGS above from thin clients, which must not load
-    # the declarations' request models (and sqlmodel with them)
+    # imported here: thin clients (configured_url, the agent hooks) read SETTINGS above and must
+    # not load the declarations or their request models (pydantic)
+    from ctx.core.operations import declared
     from ctx.core.runtime import operations
 
     for op in declared(vars(operations)):

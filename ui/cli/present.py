@@ -13,9 +13,10 @@ presenting it; a test walks the command tree and fails otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ctx.core.operations import Operation
+if TYPE_CHECKING:
+    from ctx.core.operations import Operation
 
 F = TypeVar("F", bound=Callable[..., Any])
 
