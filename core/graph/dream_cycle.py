@@ -310,6 +310,14 @@ class _Cycle:
         written = []
         with self.app.connection() as conn:
             for p in proposals:
+                # Two Dream threads may each propose a pair from its own end (the known pairs
+                # were read before the model ran): the pair is locked, then checked again.
+                pair = sorted((p.source_id, p.target_id))
+                conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", ("|".join(pair),)
+                )
+                if pair[1] in known_pairs(conn, pair[0]):
+                    continue
                 link_id = write_link(conn, p.source_id, p.target_id, p.type, p.confidence,
                                      pipeline_version=PIPELINE_VERSION, note=p.note)  # fmt: skip
                 if link_id is not None:
