@@ -14,6 +14,12 @@ per query:
 * raw HNSW: ``ORDER BY context <=> q LIMIT 75`` on the generation's index, outside ctx_rrf;
 * fts: the same with weights English 0.25, German 0.20, the others 0.
 
+Then what ``/api/query`` costs beyond its fusion (``--route-queries``, issue 34): per query,
+interleaved, the query's embedding plus the ``ctx_rrf`` call alone on a held connection (the
+floor), ``retrieval.query`` in process (every stage, sources only), and ``POST /api/query``
+over HTTP with a key (keep-alive, ``synthesize: false``). Target: the route's p50 <= 1.5x the
+floor's.
+
 Query texts are 2-6 vocabulary words drawn by frequency; query vectors are fixed random unit
 vectors served by a stub embedder, so the timings are database time plus ctx's query plumbing, no
 model. Last, write throughput: ``blocks.store_block`` of ``--write-blocks`` blocks (no embedding),
@@ -32,10 +38,13 @@ import argparse
 import hashlib
 import json
 import re
+import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 from _common import (
     FixedQueryEmbedder,
@@ -52,12 +61,16 @@ from _common import (
     weights_of,
 )
 
-from ctx.core import App, QueryRequest, StoreRequest, blocks, retrieval
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
+from live import live_server
+
+from ctx.core import App, QueryRequest, StoreRequest, access, blocks, retrieval
 from ctx.core.embed import active_generation, vector_literal
 from ctx.core.retrieval import term_stats
 from ctx.core.runtime import drain
 
 SCOPE = "bench"
+TARGET_ROUTE_RATIO = 1.5
 TARGET_FUSION_P95_MS = 50.0
 TARGET_RATIO = 3.0
 TARGET_WRITE_PER_S = 100.0
@@ -386,6 +399,49 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
     return out
 
 
+def time_route(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[str, Any]:
+    """``/api/query`` (sources only) against its floor: the query's embedding and ``ctx_rrf``."""
+    dims = int(gen["dimensions"])
+    queries: list[str] = []
+    vectors: dict[str, Any] = {}
+    while len(queries) < n + 5:
+        q = corpus.query()
+        if q not in vectors:
+            v = corpus.rng.standard_normal(dims).astype(np.float32)
+            vectors[q] = v / np.linalg.norm(v)
+            queries.append(q)
+    embedder = FixedQueryEmbedder("fixed", "random", dims, vectors)
+    use_embedder(app, embedder)
+    who = principal(SCOPE)
+    weights = retrieval.channel_weights(app)
+    with app.connection() as conn:
+        _, key = access.create_key(conn, name="bench-route", home_scope=SCOPE)
+    kinds = ("ctx_rrf + embedding", "retrieval.query", "/api/query")
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    body = {"scopes": [SCOPE], "synthesize": False}
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        headers = {"X-Context-Key": key}
+        with app.connection() as conn:
+            for i, q in enumerate(queries):
+                t0 = time.perf_counter()
+                vec = vector_literal(embedder.embed_query(q))
+                call_rrf(conn, app, "ctx_rrf", q, vec, gen, [SCOPE], weights)
+                t1 = time.perf_counter()
+                retrieval.query(app, who, QueryRequest(query=q, scopes=[SCOPE], synthesize=False))
+                t2 = time.perf_counter()
+                answer = client.post("/api/query", json={"query": q, **body}, headers=headers)
+                t3 = time.perf_counter()
+                assert answer.status_code == 200, answer.text
+                if i >= 5:  # the first queries warm caches and plans
+                    for kind, dt in zip(kinds, (t1 - t0, t2 - t1, t3 - t2), strict=True):
+                        times[kind].append(dt)
+    out: dict[str, Any] = {k: timing_ms(v) for k, v in times.items()}
+    out["ratio_p50_route_floor"] = round(
+        out["/api/query"]["p50"] / out["ctx_rrf + embedding"]["p50"], 2
+    )
+    return out
+
+
 # -- writes ------------------------------------------------------------------------------------
 
 
@@ -459,10 +515,13 @@ def main() -> None:
         help="measure the corpus already in the database (--home or --database-url) and keep it",
     )
     ap.add_argument("--explain", action="store_true", help="print the fusion query's plan")
+    ap.add_argument(
+        "--route-queries", type=int, default=100, help="/api/query against ctx_rrf; 0: skip"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
-    env = bench_environ()
+    env = bench_environ({"CTX_LIMITS_QUERIES_PER_MINUTE": "0"})
     corpus = Corpus(args.seed)
     english = Corpus(args.seed + 1, words=ENGLISH_WORDS)
     report: dict[str, Any] = {"blocks": args.blocks, "settings_env": ctx_env_summary(env)}
@@ -494,6 +553,8 @@ def main() -> None:
             asking = Corpus(args.seed)
             asking.rng = np.random.default_rng(args.seed + 1)
             report["queries"] = time_queries(app, gen, asking, args.queries)
+            if args.route_queries > 0:
+                report["route"] = time_route(app, gen, asking, args.route_queries)
             if args.explain:
                 sample = report["queries"]["sample_query"]
                 vec = vector_literal(app.embedders.for_generation(gen).embed_query(sample))
@@ -556,6 +617,28 @@ def print_report(r: dict[str, Any]) -> None:
                 f"embed {w['embed_blocks_per_s']}/s)",
                 f">= {TARGET_WRITE_PER_S:.0f} blocks/s",
                 verdict(rate >= TARGET_WRITE_PER_S, rate, TARGET_WRITE_PER_S, "higher"),
+            ]
+        )
+    route = r.get("route")
+    if route:
+        kinds = ("ctx_rrf + embedding", "retrieval.query", "/api/query")
+        print()
+        print(
+            table(
+                ["query path", "n", "p50 ms", "p95 ms", "mean ms"],
+                [
+                    [k, route[k]["n"], route[k]["p50"], route[k]["p95"], route[k]["mean"]]
+                    for k in kinds
+                ],
+            )
+        )
+        ratio = route["ratio_p50_route_floor"]
+        targets.append(
+            [
+                "/api/query p50 / (ctx_rrf + embedding) p50",
+                f"{ratio:.2f}x",
+                f"<= {TARGET_ROUTE_RATIO}x",
+                verdict(ratio <= TARGET_ROUTE_RATIO, ratio, TARGET_ROUTE_RATIO, "lower"),
             ]
         )
     print()

@@ -71,6 +71,16 @@ SETTINGS = [
         maximum=60_000,
     ),
     Setting(
+        "query.inline_embed_max_waiting",
+        int,
+        32,
+        "A query embeds the caller's waiting blocks inline only when at most this many wait (a "
+        "few fresh writes); a larger backlog is left to the worker, so queries over it cost what "
+        "an idle store's do. 0: never embed inline.",
+        minimum=0,
+        maximum=100_000,
+    ),
+    Setting(
         "query.warmup_wait_ms",
         int,
         30_000,

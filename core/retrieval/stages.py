@@ -86,13 +86,22 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def _embed_inline(q: QueryRun) -> None:
-    """Embed what the time allows of the caller's waiting blocks; say how many still wait (the
-    text and date channels find those)."""
-    try:
-        q.note(embedded_inline=embed_pending(q.app, q.scopes))
-    except Exception as exc:
-        q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); found by text")
+    """Embed what the time allows of the caller's waiting blocks when they are a few fresh ones
+    (at most ``query.inline_embed_max_waiting``); a larger backlog is the worker's, and a query
+    that nibbled at it would pay the model's time on every call without finishing it. Say how
+    many still wait (the text and date channels find those)."""
     waiting = waiting_for_scopes(q.app, q.scopes)
+    if waiting and waiting <= int(q.app.settings["query.inline_embed_max_waiting"]):
+        try:
+            done = embed_pending(q.app, q.scopes)
+        except Exception as exc:
+            done = 0
+            q.warn(f"embedding pending blocks failed ({error_text(exc, str)}); found by text")
+        q.note(embedded_inline=done)
+        if done:
+            waiting = waiting_for_scopes(q.app, q.scopes)
+    elif waiting:
+        q.note(backlog_left_to_worker=True)
     q.note(not_yet_embedded=waiting)
     if waiting:
         what = (

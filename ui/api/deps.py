@@ -16,7 +16,7 @@ from ctx.core.access import authenticate, token_from_headers
 from ctx.ui.api.limits import charge_request
 
 
-def get_app(request: Request) -> App:
+async def get_app(request: Request) -> App:  # async: no worker-thread hop for an attribute
     app: App = request.app.state.ctx
     return app
 
@@ -42,7 +42,7 @@ def get_principal(
     return who
 
 
-def get_admin(who: Annotated[Principal, Depends(get_principal)]) -> Principal:
+async def get_admin(who: Annotated[Principal, Depends(get_principal)]) -> Principal:
     who.require_admin()
     return who
 

@@ -22,6 +22,7 @@ import pydantic
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from ctx.core import App, Principal, ValidationError
 from ctx.core.access import charge_limits
@@ -110,7 +111,7 @@ def operations_router(operations: Iterable[Operation]) -> APIRouter:
     return router
 
 
-def _access_dependency(op: Operation) -> Callable[..., Principal] | None:
+def _access_dependency(op: Operation) -> Callable[..., Any] | None:
     if op.access == "admin":
         return get_admin
     return get_principal if op.access == "key" else None
@@ -219,7 +220,7 @@ def derived_endpoint(op: Operation) -> Callable[..., Any]:
     service = op.service_function()
     answer = _ANSWERS[rest.answer]
 
-    def endpoint(**kwargs: Any) -> Any:
+    def answered(kwargs: dict[str, Any]) -> Any:
         app: App = kwargs["app"]
         who: Principal | None = kwargs.get("who")
         value = assemble(op, kwargs.get("carried"), {n: kwargs[n] for n in rest.path_params})
@@ -227,6 +228,11 @@ def derived_endpoint(op: Operation) -> Callable[..., Any]:
         if extra and who is not None:
             charge_limits(app, who, *extra)
         return answer(service(app, who, value))
+
+    async def endpoint(**kwargs: Any) -> Any:
+        # One worker thread for the whole call; a sync endpoint would cost a second hop, as
+        # FastAPI validates a sync endpoint's answer in the thread pool too.
+        return await run_in_threadpool(answered, kwargs)
 
     endpoint.__signature__ = inspect.Signature(_parameters(op))  # type: ignore[attr-defined]
     endpoint.__name__ = _identifier(op.name)

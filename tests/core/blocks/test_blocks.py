@@ -195,6 +195,31 @@ def test_reads_are_filtered_to_read_scopes(app: App) -> None:
         blocks.search_blocks(app, BETA, SearchRequest(query="kubernetes", scopes=["gamma"]))
 
 
+def test_search_ranks_by_either_language_and_lists_a_block_once(app: App) -> None:
+    """Each text configuration searches its own index; a block both match is one hit, scored by
+    the better of the two, and the limit counts hits, not matches."""
+    both = blocks.store_block(
+        app, ALPHA, _req("Häuser und houses", "Die Häuser stehen, houses stand")
+    )
+    german = blocks.store_block(app, ALPHA, _req("Nur Deutsch", "Zwei Häuser am See"))
+    english = blocks.store_block(app, ALPHA, _req("English only", "Three houses by the lake"))
+    blocks.store_block(app, ALPHA, _req("Unrelated", "a note about the weather"))
+
+    hits = blocks.search_blocks(app, ALPHA, SearchRequest(query="Häuser houses"))
+    ids = [h["id"] for h in hits]
+    assert len(ids) == len(set(ids))  # no block twice, though both configurations match it
+    assert ids[0] == str(both["id"])  # the only block with both words
+    one = blocks.search_blocks(app, ALPHA, SearchRequest(query="Häuser"))
+    assert {h["id"] for h in one} == {str(both["id"]), str(german["id"])}
+    assert blocks.search_blocks(app, ALPHA, SearchRequest(query="houses", limit=1))[0]["id"] in {
+        str(both["id"]),
+        str(english["id"]),
+    }
+    assert (
+        len(blocks.search_blocks(app, ALPHA, SearchRequest(query="houses OR Häuser", limit=2))) == 2
+    )
+
+
 def test_stats_count_the_pending_jobs_of_the_callers_scopes(app: App) -> None:
     from ctx.core.runtime import drain
 

@@ -102,6 +102,7 @@ def test_a_query_with_a_backlog_answers_without_embedding_all_of_it(
     for i in range(40):
         _store(app, f"Bulk import {i}", f"row {i} of the spreadsheet")
     set_setting(app, "query.inline_embed_ms", 1)
+    set_setting(app, "query.inline_embed_max_waiting", 100)
 
     res = _ask(app, "spreadsheet row")
 
@@ -109,6 +110,30 @@ def test_a_query_with_a_backlog_answers_without_embedding_all_of_it(
     assert notes["embedded_inline"] < 40
     assert notes["not_yet_embedded"] == 40 - notes["embedded_inline"] == _waiting(app)
     assert res["sources"]  # found by text meanwhile
+
+
+def test_a_backlog_larger_than_a_few_fresh_writes_is_left_to_the_worker(
+    app: App, loopback: Any
+) -> None:
+    """Above ``query.inline_embed_max_waiting`` a query embeds nothing (it would pay the model's
+    time on every call without finishing); at or below it, the fresh blocks are embedded."""
+    for i in range(6):
+        _store(app, f"Bulk import {i}", f"row {i} of the spreadsheet")
+    set_setting(app, "query.inline_embed_max_waiting", 5)
+
+    res = _ask(app, "spreadsheet row")
+
+    notes = _embed_notes(res)
+    assert notes["backlog_left_to_worker"] is True and "embedded_inline" not in notes
+    assert notes["not_yet_embedded"] == 6 == _waiting(app)
+    assert "row 0" not in loopback.sent_text()
+    assert res["sources"]  # found by text meanwhile
+
+    set_setting(app, "query.inline_embed_max_waiting", 6)
+    set_setting(app, "query.inline_embed_ms", 60_000)
+    notes = _embed_notes(_ask(app, "spreadsheet row"))
+    assert notes["embedded_inline"] == 6 and notes["not_yet_embedded"] == 0
+    assert _vectors(app) == 6
 
 
 def test_no_connection_is_held_while_the_model_runs(app: App, loopback: Any) -> None:
