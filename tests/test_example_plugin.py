@@ -195,6 +195,13 @@ def test_cli_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("installed")
+def test_help_lists_the_plugin_command(tmp_path: Path) -> None:
+    """``ctx --help`` lists the core from its index and an installed plugin's commands for real."""
+    out = _cli(tmp_path, "--help", COLUMNS="200")
+    assert "example-hello" in out and "save" in out
+
+
+@pytest.mark.usefixtures("installed")
 def test_cli_lists_the_plugin(tmp_path: Path) -> None:
     rows = json.loads(_cli(tmp_path, "plugins", "--json"))
     info = _example(rows)

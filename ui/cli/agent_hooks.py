@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
@@ -362,6 +363,23 @@ def statusline() -> None:
         _debug("statusline", exc)
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def direct(args: list[str]) -> Callable[[], None] | None:
+    """The agent command as the installed hooks call it (``ctx NAME --hook``, ``ctx statusline``),
+    to run without building a command tree: typer coerces every parameter through pydantic, which
+    cost a hook most of its start-up. Its options take their declared defaults; any other call
+    goes through the tree."""
+    if args == ["statusline"]:
+        return statusline
+    commands: dict[str, Callable[..., None]] = {
+        "brief": brief,
+        "recall": recall,
+        "persist": persist,
+    }
+    if len(args) == 2 and args[1] == "--hook" and args[0] in commands:
+        return partial(commands[args[0]], hook=True)
+    return None
 
 
 def _root() -> None:

@@ -130,6 +130,50 @@ def core_cli(name: str) -> typer.Typer:
     return cli
 
 
+def index_cli() -> typer.Typer:
+    """The tree ``ctx --help`` lists: the core's and the built-in plugins' commands from
+    ``ctx.ui.cli.help_index`` (nothing imported to learn them), then the commands of plugins
+    installed from other distributions, added by the plugins themselves."""
+    from ctx.ui.cli.help_index import COMMANDS
+
+    cli = root_typer()
+    for name, text, group in COMMANDS:
+        if group:
+            cli.add_typer(typer.Typer(), name=name, help=text)
+        else:
+            cli.command(name, help=text)(_listed)
+    if installed_plugins():
+        from ctx.core.runtime import PluginHost
+
+        add_plugin_commands(cli, PluginHost(builtins=(), core=False))
+    return cli
+
+
+def _listed() -> None:
+    """A command of the help list (``index_cli``); it never runs."""
+
+
+def installed_plugins() -> list[Any]:
+    """The entry points of plugins installed from other distributions."""
+    import importlib.metadata
+
+    from ctx.core.hookspecs import PROJECT
+
+    return list(importlib.metadata.entry_points(group=PROJECT))
+
+
+def listing(command: Group) -> tuple[tuple[str, str, bool], ...]:
+    """Each top-level command of a built tree as ``ctx --help`` shows it (``help_index``)."""
+    return tuple(
+        (
+            name,
+            inspect.cleandoc(sub.short_help or sub.help or "").split("\n\n")[0],
+            isinstance(sub, Group),
+        )
+        for name, sub in command.commands.items()
+    )
+
+
 def _group(cli: typer.Typer, name: str) -> typer.Typer:
     """The sub-typer of group ``name``, for commands of two modules in one group."""
     found = next(g.typer_instance for g in cli.registered_groups if g.name == name)
@@ -247,6 +291,11 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
     agent = bool(args) and COMMAND_MODULES.get(args[0]) == ("ctx.ui.cli.agent_hooks",)
     if agent and "--hook" in args:
         return run_as_hook(args, app)
+    if agent and app is None and args == ["statusline"]:  # a status bar asks every few seconds
+        from ctx.ui.cli.agent_hooks import statusline
+
+        statusline()
+        return 0
     for arg in args:
         if text_problem(arg):
             sys.stderr.write(
@@ -260,6 +309,9 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
             from ctx.ui.cli.agent_hooks import agent_cli
 
             command = typer.main.get_command(agent_cli())
+        elif app is None and args in ([], ["--help"]):
+            # the list of commands: from the help index, not from every module and plugin
+            command = typer.main.get_command(index_cli())
         elif app is None and args and args[0] in COMMAND_MODULES:
             # a core command needs its own module only: no other command, no plugin
             command = typer.main.get_command(core_cli(args[0]))
@@ -268,7 +320,11 @@ def run(argv: list[str] | None = None, app: App | None = None) -> int:
         tidy_help(command)
         result = command.main(args=args, prog_name="ctx", standalone_mode=False, obj=app)
     except NoArgsIsHelpError as exc:  # `ctx keys` alone: its help, as asked
-        sys.stdout.write(exc.ctx.get_help() + "\n")
+        # click rendered the help into the message as it raised; typer's rich help printed
+        # itself then (the message is empty): asking for it again printed it twice
+        text = exc.format_message()
+        if text:
+            sys.stdout.write(text + "\n")
         return 0
     except UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "ctx"
@@ -293,13 +349,17 @@ def run_as_hook(args: list[str], app: App | None = None) -> int:
     """Run an agent command as a hook: whatever fails (an option this version does not know, an
     argument that is not text, a crash) prints the quiet answer and exits 0, since Claude Code
     reads exit 2 as "block" (a prompt erased, a stopping agent kept going)."""
-    from ctx.ui.cli.agent_hooks import agent_cli, fail_quietly
+    from ctx.ui.cli.agent_hooks import agent_cli, direct, fail_quietly
 
     try:
         for arg in args:
             if text_problem(arg):
                 shown = arg.encode("utf-8", "replace").decode()
                 raise CtxError(f"argument {shown!r} is not valid UTF-8 text")
+        call = direct(args) if app is None else None
+        if call is not None:  # `ctx recall --hook`, as the installed hook calls it
+            call()
+            return 0
         command = typer.main.get_command(agent_cli())
         tidy_help(command)
         command.main(args=args, prog_name="ctx", standalone_mode=False, obj=app)

@@ -84,6 +84,27 @@ def test_a_thin_command_loads_no_server_code(argv: list[str]) -> None:
     assert result["heavy"] == [], f"ctx {' '.join(argv)} loaded {result['heavy']}"
 
 
+@pytest.mark.parametrize(
+    "argv", [["brief", "--hook"], ["recall", "--hook"], ["persist", "--hook"], ["statusline"]]
+)
+def test_a_hook_as_installed_builds_no_command_tree(argv: list[str]) -> None:
+    """As the installed hooks call them, the agent commands run without a command tree: typer
+    coerces every parameter through pydantic, which cost a hook most of its start-up."""
+    stdin = json.dumps({"prompt": "what did we decide", "cwd": "/tmp"})
+    env = {"CTX_URL": NOWHERE, "CTX_API_KEY": "ctx_nothing", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, json.dumps(argv), stdin, json.dumps(["pydantic"])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"code": 0, "heavy": []}
+    answer = done.stdout.strip().splitlines()[0]
+    assert answer == "ctx: offline" if argv == ["statusline"] else json.loads(answer)["continue"]
+
+
 def test_every_command_module_is_thin_or_local() -> None:
     thin = {
         m.removeprefix("ctx.ui.cli.")
