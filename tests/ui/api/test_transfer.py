@@ -66,7 +66,7 @@ def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys:
     before = _export(client, token)
     kinds = [r["type"] for r in before]
     assert kinds == ["header", "block", "block", "block", "blob", "link", "end"]
-    assert before[-1] == {"type": "end", "blocks": 3, "links": 1, "blobs": 1}
+    assert before[-1] == {"type": "end", "counts": {"block": 3, "blob": 1, "link": 1}}
     reference = next(r for r in before if r["type"] == "blob")
     assert reference["id"] == blob["id"] and reference["sha256"] == blob["sha256"]
     assert "data" not in reference
@@ -76,9 +76,8 @@ def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys:
         conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
     r = client.post("/api/import", json={"records": before}, headers=_h(token))
     assert r.status_code == 200, r.text
-    assert r.json() == {"blocks_created": 3, "blocks_updated": 0, "blocks_unchanged": 0,
-                        "links_created": 1, "links_unchanged": 0, "blobs_present": 1,
-                        "skipped": []}  # fmt: skip
+    assert r.json() == {"created": {"block": 3, "link": 1}, "updated": {},
+                        "unchanged": {"blob": 1}, "skipped": []}  # fmt: skip
     drain(app, "temporal")
     after = _export(client, token)
     assert _without_time_of_export(after) == _without_time_of_export(before)
@@ -94,8 +93,8 @@ def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys:
         conn.execute("DELETE FROM context_blobs")
     missing = client.post("/api/import", json={"records": before}, headers=_h(token)).json()
     assert missing["skipped"] == [
-        {"blob": blob["id"], "reason": "its bytes are not in an export: put the file with "
-                                       "`ctx blob put`"}
+        {"type": "blob", "ref": blob["id"], "reason": "its bytes are not in this export: "
+         "export with --blobs, or put the file with `ctx blob put`"}
     ]  # fmt: skip
 
 
@@ -106,13 +105,13 @@ def test_importing_twice_changes_nothing_and_an_edit_comes_back(
     _filled(app, client, token)
     records = _export(client, token)
     again = client.post("/api/import", json={"records": records}, headers=_h(token)).json()
-    assert again["blocks_unchanged"] == 3 and again["links_unchanged"] == 1
-    assert again["blocks_created"] == again["blocks_updated"] == again["links_created"] == 0
+    assert again["unchanged"] == {"block": 3, "link": 1}
+    assert again["created"] == again["updated"] == {}
     changed = [dict(r) for r in records]
     block = next(r for r in changed if r["type"] == "block")
     block["content"] = "Edited in the file."
     r = client.post("/api/import", json={"records": changed}, headers=_h(token)).json()
-    assert r["blocks_updated"] == 1
+    assert r["updated"] == {"block": 1}
     got = client.post("/api/manage", json={"action": "get", "id": block["id"]}, headers=_h(token))
     assert got.json()["block"]["content"] == "Edited in the file."
 
@@ -128,7 +127,7 @@ def test_imports_are_scope_checked(app: App, client: Any, keys: Any) -> None:
     with app.connection() as conn:
         conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
     r = client.post("/api/import", json={"records": records}, headers=_h(admin))
-    assert r.status_code == 200 and r.json()["blocks_created"] == 3
+    assert r.status_code == 200 and r.json()["created"] == {"block": 3, "link": 1}
     refused = client.get("/api/export", params={"scope": "team"}, headers=_h(other))
     assert refused.status_code == 403
 
@@ -143,12 +142,13 @@ def test_a_clashing_title_or_an_id_of_another_scope_is_skipped_and_named(
     clash = {**blocks[0], "id": "00000000-0000-4000-8000-000000000001"}
     moved = {**blocks[1], "scope": "elsewhere", "title": "Moved"}
     admin = keys.make("root", admin=True)
-    body = {"records": [records[0], clash, moved, records[-1]]}
+    end = {"type": "end", "counts": {"block": 2}}
+    body = {"records": [records[0], clash, moved, end]}
     r = client.post("/api/import", json=body, headers=_h(admin)).json()
-    reasons = {s["id"]: s["reason"] for s in r["skipped"]}
+    reasons = {s["ref"]: s["reason"] for s in r["skipped"]}
     assert "same scope, category and title" in reasons[clash["id"]]
     assert "another scope" in reasons[moved["id"]]
-    assert r["blocks_created"] == 0
+    assert r["created"] == {}
 
 
 @pytest.mark.parametrize(
@@ -181,13 +181,13 @@ def test_the_cli_exports_and_imports_a_file(
         monkeypatch.setenv("CTX_URL", url)
         monkeypatch.setenv("CTX_API_KEY", token)
         assert run(["export", "-o", str(out)], app) == 0
-        assert "exported 3 blocks and 1 links" in capsys.readouterr().out
+        assert "exported 3 block, 1 link to" in capsys.readouterr().out
         with app.connection() as conn:
             conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
         assert run(["import", str(out)], app) == 0
-        assert "blocks created 3" in capsys.readouterr().out
+        assert "created: 3 block, 1 link" in capsys.readouterr().out
         assert run(["import", str(out)], app) == 0
-        assert "blocks unchanged 3" in capsys.readouterr().out
+        assert "unchanged: 3 block, 1 link" in capsys.readouterr().out
         out.write_text(out.read_text().rsplit("\n", 2)[0] + "\n")  # cut off the end line
         assert run(["import", str(out)], app) == 2
         assert "cut off" in capsys.readouterr().err
