@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 FORMAT = "ctx-export"
 VERSION = 2
+#: The tables the block lines carry (the anchors are rebuilt by the temporal job on import).
+BLOCK_TABLES = ("context_blocks", "context_temporal")
 COMPARED = ("category", "title", "content", "block_type", "tags", "metadata", "sensitivity",
             "occurred_at", "is_archived")  # fmt: skip
 

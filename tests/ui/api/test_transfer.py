@@ -24,6 +24,12 @@ NOTES = [
 ]  # fmt: skip
 
 
+HEADER = {"type": "header", "format": "ctx-export", "version": 2}
+HISTORY = {"type": "issue_history", "issue_id": "00000000-0000-4000-8000-000000000001",
+           "scope": "team", "number": 1, "at": "2026-01-01T00:00:00Z", "actor": "ana",
+           "kind": "teleported"}  # fmt: skip
+
+
 def _h(token: str) -> dict[str, str]:
     return {"X-Context-Key": token}
 
@@ -160,6 +166,11 @@ def test_a_clashing_title_or_an_id_of_another_scope_is_skipped_and_named(
         ([{"type": "header", "format": "ctx-export", "version": 1},
           {"type": "link", "source_id": "x", "target_id": "y", "link_type": "causal",
            "confidence": 2, "created_at": "2026-01-01T00:00:00Z"}], "record 2 (link)"),
+        ([HEADER, {"type": "end", "counts": {}}, {"type": "end", "counts": {}}],
+         "record 3: nothing may follow the end line"),
+        ([{"type": "end", "counts": {}}, HEADER], "record 1: a batch starts with its header"),
+        ([HEADER, HISTORY, {"type": "end", "counts": {"issue_history": 1}}],
+         "record 2 (issue_history): new row for relation \"issue_history\" violates check"),
     ],
 )  # fmt: skip
 def test_bad_files_are_refused_whole(
@@ -191,3 +202,89 @@ def test_the_cli_exports_and_imports_a_file(
         out.write_text(out.read_text().rsplit("\n", 2)[0] + "\n")  # cut off the end line
         assert run(["import", str(out)], app) == 2
         assert "cut off" in capsys.readouterr().err
+
+
+def test_a_batch_without_its_end_line_or_with_lines_missing_is_refused(
+    app: App, client: Any, keys: Any
+) -> None:
+    token = keys.make("team")
+    _filled(app, client, token)
+    records = _export(client, token)
+    cut = client.post("/api/import", json={"records": records[:-1]}, headers=_h(token))
+    assert cut.status_code == 422 and "no end line" in cut.json()["message"], cut.text
+    short = client.post(
+        "/api/import", json={"records": [*records[:2], records[-1]]}, headers=_h(token)
+    )
+    assert short.status_code == 422, short.text
+    assert "counts 3 block, 1 link, the batch holds 1 block" in short.json()["message"]
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
+    for body in (records[:-1], [*records[:2], records[-1]]):
+        client.post("/api/import", json={"records": body}, headers=_h(token))
+    with app.connection() as conn:
+        left = conn.execute("SELECT count(*) AS n FROM context_blocks").fetchone()["n"]
+    assert left == 0  # nothing of a refused batch was written
+
+
+def test_a_version_1_file_still_imports(app: App, client: Any, keys: Any) -> None:
+    token = keys.make("team")
+    _filled(app, client, token)
+    records = _export(client, token)
+    blocks = [r for r in records if r["type"] == "block"]
+    link = next(r for r in records if r["type"] == "link")
+    old_link = {k: link[k] for k in ("type", "source_id", "target_id", "link_type", "confidence",
+                                     "origin", "status", "note", "created_at")}  # fmt: skip
+    v1 = [{"type": "header", "format": "ctx-export", "version": 1, "scopes": ["team"]}, *blocks,
+          old_link, {"type": "end", "blocks": 3, "links": 1, "blobs": 0}]  # fmt: skip
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
+    r = client.post("/api/import", json={"records": v1}, headers=_h(token))
+    assert r.status_code == 200, r.text
+    assert r.json()["created"] == {"block": 3, "link": 1}
+
+
+def test_imported_issues_move_the_counter_past_their_numbers(
+    app: App, client: Any, keys: Any, other_app: App
+) -> None:
+    token = keys.make("team")
+    for title in ("First", "Second", "Third"):
+        r = client.post("/api/issues", json={"title": title}, headers=_h(token))
+        assert r.status_code == 201, r.text
+    records = [r for r in _export(client, token) if r["type"] != "issue_number"]
+    records[-1] = {"type": "end", "counts": {"block": 3, "issue_history": 3}}
+    assert [r["type"] for r in records[1:-1]].count("block") == 3
+    with app.connection() as conn:  # a store that never saw these issues, not even their counter
+        conn.execute("DELETE FROM context_blocks")
+        conn.execute("DELETE FROM issue_numbers")
+    r = client.post("/api/import", json={"records": records}, headers=_h(token))
+    assert r.status_code == 200, r.text
+    new = client.post("/api/issues", json={"title": "Fourth"}, headers=_h(token))
+    assert new.status_code == 201 and new.json()["number"] == 4, new.text
+    got = client.get("/api/issues/4", headers=_h(token))
+    assert got.status_code == 200 and got.json()["title"] == "Fourth"
+
+
+def test_a_governed_thread_is_imported_by_its_own_key(
+    app: App, client: Any, keys: Any, other_app: App
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from ctx.core import access
+    from ctx.ui import create_app
+
+    token = keys.make("team")
+    for role, text in (("user", "Where are the backups?"), ("assistant", "On db-2.")):
+        body = {"thread": {"session_id": "exp-1"}, "event": {"role": role, "content": text}}
+        r = client.post("/api/governor/commit", json=body, headers=_h(token))
+        assert r.status_code == 200, r.text
+    drain(app, "governor.index")
+    records = _export(client, token)
+    assert [r["type"] for r in records].count("thread_event") == 2
+    with other_app.connection() as conn:
+        _, there = access.create_key(conn, name="t", home_scope="team")
+    with TestClient(create_app(other_app), raise_server_exceptions=False) as other:
+        r = other.post("/api/import", json={"records": records}, headers=_h(there))
+        assert r.status_code == 200, r.text
+        assert r.json()["created"] == {"block": 2, "thread": 1, "thread_event": 2}
+        drain(other_app, "temporal")  # the anchors, as on the first store
+        assert _export(other, there)[1:] == records[1:]
