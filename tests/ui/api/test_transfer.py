@@ -3,6 +3,7 @@ and the CLI against a live server."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -199,9 +200,39 @@ def test_the_cli_exports_and_imports_a_file(
         assert "created: 3 block, 1 link" in capsys.readouterr().out
         assert run(["import", str(out)], app) == 0
         assert "unchanged: 3 block, 1 link" in capsys.readouterr().out
-        out.write_text(out.read_text().rsplit("\n", 2)[0] + "\n")  # cut off the end line
+        lines = out.read_text().splitlines(keepends=True)
+        out.write_text("".join([*lines[:2], *lines[3:]]))  # a line lost in the middle
+        assert run(["import", str(out)], app) == 2
+        assert "lines are missing or extra" in capsys.readouterr().err
+        out.write_text("".join(lines[:-1]))  # cut off the end line
         assert run(["import", str(out)], app) == 2
         assert "cut off" in capsys.readouterr().err
+
+
+def test_the_cli_carries_blob_bytes_in_batches(
+    app: App, client: Any, keys: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    token = keys.make("team")
+    _filled(app, client, token)
+    data = bytes(range(256)) * 4000  # 1 MB: its line is larger than a batch of the CLI
+    stored = client.post(
+        "/api/blob/store", json={"title": "dump.bin", "data": base64.b64encode(data).decode()},
+        headers=_h(token),
+    ).json()  # fmt: skip
+    out = tmp_path / "team.jsonl"
+    with live_server(app) as url:
+        monkeypatch.setenv("CTX_URL", url)
+        monkeypatch.setenv("CTX_API_KEY", token)
+        assert run(["export", "--blobs", "-o", str(out)], app) == 0
+        assert "1 blob" in capsys.readouterr().out
+        with app.connection() as conn:
+            conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
+            conn.execute("DELETE FROM context_blobs WHERE scope = 'team'")
+        assert run(["import", str(out)], app) == 0
+        assert "created: 3 block, 1 blob, 1 link" in capsys.readouterr().out
+    got = client.get(f"/api/blob/{stored['id']}/raw", headers=_h(token))
+    assert got.status_code == 200 and got.content == data
 
 
 def test_a_batch_without_its_end_line_or_with_lines_missing_is_refused(
