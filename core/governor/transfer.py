@@ -3,7 +3,8 @@ envelope), its events in order and its pins. The threads' records are blocks and
 other blocks; an import writes them as they were (``origin="import"``), then the events they
 derive from. An event whose record did not arrive is indexed again by the governor's job.
 
-The events' ``embedded_at`` is not carried: vectors are rebuilt by the importing store, and the
+A pin of a block outside the exported scopes is left out (its block is not in the file). The
+events' ``embedded_at`` is not carried: vectors are rebuilt by the importing store, and the
 indexer's sweep marks the events once their records have one."""
 
 from __future__ import annotations
@@ -83,9 +84,15 @@ EVENT = ("role", "name", "content", "metadata", "sensitivity", "occurred_at", "c
 _EVENT_COLUMNS = ", ".join(k if k != "record_id" else "record_id::text AS record_id" for k in EVENT)
 PIN = ("seq", "block_id", "content", "label", "created_at")
 
+# The desk names the blocks of the last envelope; those outside the exported scopes stay here.
 _THREADS = """
-SELECT scope, session_id, category, last_seq, desk, last_envelope, created_at, updated_at
-  FROM context_threads WHERE scope = ANY(%(scopes)s) ORDER BY scope, created_at, id
+SELECT t.scope, t.session_id, t.category, t.last_seq,
+       (SELECT coalesce(jsonb_agg(d.id ORDER BY d.n), '[]'::jsonb)
+          FROM jsonb_array_elements(t.desk) WITH ORDINALITY AS d(id, n)
+          JOIN context_blocks b ON b.id::text = d.id #>> '{}' AND b.scope = ANY(%(scopes)s))
+           AS desk,
+       t.last_envelope, t.created_at, t.updated_at
+  FROM context_threads t WHERE t.scope = ANY(%(scopes)s) ORDER BY t.scope, t.created_at, t.id
 """
 _EVENTS = """
 SELECT t.scope, t.session_id, e.seq, e.role, e.name, e.content, e.metadata, e.sensitivity,
@@ -97,7 +104,10 @@ _PINS = """
 SELECT t.scope, t.session_id, p.seq, p.block_id::text AS block_id, p.content, p.label,
        p.created_at
   FROM context_thread_pins p JOIN context_threads t ON t.id = p.thread_id
- WHERE t.scope = ANY(%(scopes)s) ORDER BY t.scope, t.created_at, t.id, p.id
+ WHERE t.scope = ANY(%(scopes)s)
+   AND (p.block_id IS NULL OR EXISTS (SELECT 1 FROM context_blocks b
+                                       WHERE b.id = p.block_id AND b.scope = ANY(%(scopes)s)))
+ ORDER BY t.scope, t.created_at, t.id, p.id
 """
 
 

@@ -3,8 +3,7 @@ found (decision, similarity, the thresholds it used) and how a person resolved t
 import keeps every decision and review instead of checking the blocks again.
 
 The embedding generation of a check is not carried (the importing store builds its own
-vectors); a neighbour in a scope the export does not hold is dropped on import, and a cross-scope
-neighbour is exported for admin keys only, as the review lists show it."""
+vectors); a neighbour (or cross-scope neighbour) is named only when the export holds it too."""
 
 from __future__ import annotations
 
@@ -52,15 +51,18 @@ MATCH = ("match_id", "similarity", "decision", "reason", "duplicate_at", "review
          "cross_match_id", "cross_similarity", "resolution", "resolved_at", "resolved_by")  # fmt: skip
 UUIDS = ("match_id", "cross_match_id", "resolved_by")
 
+# A neighbour is named only when it is exported too: the id of a block in another scope never
+# leaves (the review lists show such a match to admins as a scope and a similarity only).
 _EXPORT = """
 SELECT b.id::text AS block_id, b.guard_status AS status, b.guard_checked_at AS checked_at,
-       m.match_id::text AS match_id, m.similarity, m.decision, m.reason, m.duplicate_at,
-       m.review_at,
-       CASE WHEN %(admin)s THEN m.cross_match_id::text END AS cross_match_id,
-       CASE WHEN %(admin)s THEN m.cross_similarity END AS cross_similarity,
+       o.id::text AS match_id, m.similarity, m.decision, m.reason, m.duplicate_at, m.review_at,
+       c.id::text AS cross_match_id, CASE WHEN c.id IS NOT NULL THEN m.cross_similarity END
+           AS cross_similarity,
        m.checked_at AS matched_at, m.resolution, m.resolved_at, m.resolved_by::text AS resolved_by
   FROM context_blocks b
   LEFT JOIN context_guard_matches m ON m.block_id = b.id
+  LEFT JOIN context_blocks o ON o.id = m.match_id AND o.scope = ANY(%(scopes)s)
+  LEFT JOIN context_blocks c ON c.id = m.cross_match_id AND c.scope = ANY(%(scopes)s)
  WHERE b.scope = ANY(%(scopes)s) AND (b.guard_status <> 'pending' OR m.block_id IS NOT NULL)
  ORDER BY b.scope, b.created_at, b.id
 """
@@ -75,7 +77,7 @@ SELECT b.guard_status AS status, b.guard_checked_at AS checked_at,
 
 
 def export_guard(reader: ExportContext) -> Iterator[dict[str, Any]]:
-    for row in reader.rows(_EXPORT, {"admin": reader.who.is_admin}):
+    for row in reader.rows(_EXPORT):
         line = {k: v for k, v in row.items() if v is not None}
         for key in ("checked_at", "matched_at", "resolved_at"):
             if key in line:

@@ -319,3 +319,28 @@ def test_a_governed_thread_is_imported_by_its_own_key(
         assert r.json()["created"] == {"block": 2, "thread": 1, "thread_event": 2}
         drain(other_app, "temporal")  # the anchors, as on the first store
         assert _export(other, there)[1:] == records[1:]
+
+
+def test_an_export_names_no_block_of_a_scope_it_does_not_hold(
+    app: App, client: Any, keys: Any
+) -> None:
+    shared = keys.make("shared")
+    team = keys.make("team", allowed=["shared"])
+    backup = "The nightly Postgres backup runs at 02:00 on db-2 and keeps 14 days of WAL archives."
+    paraphrase = "Every night at 02:00 db-2 backs up Postgres and keeps WAL archives for 14 days."
+    body = {"title": "Backup", "content": backup, "category": "ops"}
+    assert client.post("/api/store", json=body, headers=_h(shared)).status_code == 200
+    body = {"title": "Our backups", "content": paraphrase, "category": "ops"}
+    assert client.post("/api/store", json=body, headers=_h(team)).status_code == 200
+    drain(app, "embed")
+    drain(app, "guard")
+    with app.connection() as conn:
+        match = conn.execute(
+            "SELECT m.match_id::text AS id FROM context_guard_matches m "
+            "JOIN context_blocks b ON b.id = m.block_id WHERE b.scope = 'team'"
+        ).fetchone()
+    assert match is not None and match["id"] is not None  # the Guard matched across scopes
+    lines = _export(client, team, scope="team")
+    guard = next(line for line in lines if line["type"] == "guard")
+    assert match["id"] not in json.dumps(lines)
+    assert "match_id" not in guard and guard["decision"]

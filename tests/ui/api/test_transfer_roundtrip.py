@@ -196,6 +196,7 @@ def test_a_store_exported_and_imported_into_a_fresh_one_is_the_same_store(
     assert kinds >= {"block", "guard", "link", "blob", "thread", "thread_event", "thread_pin",
                      "issue_number", "issue_history", "forge_link", "sync_base",
                      "sync_conflict"}  # fmt: skip
+    assert any(line["desk"] for line in before if line["type"] == "thread")
     decided = [g["status"] for g in before if g["type"] == "guard"]
     assert {"reviewed", "needs_review", "clean"} <= set(decided)
 
