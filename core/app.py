@@ -20,7 +20,14 @@ import pluggy
 import psycopg
 
 from ctx.core.access import load_seal_key, reveal_secret
-from ctx.core.blocks import BlockTypeSpec, load_types, registered_types, seed_types
+from ctx.core.blocks import (
+    BlockTypeSpec,
+    TransferSection,
+    load_types,
+    registered_types,
+    seed_types,
+    transfer_sections,
+)
 from ctx.core.embed import (
     EmbedderCache,
     EmbedderFactory,
@@ -155,6 +162,11 @@ class App:
         return declared_operations(self.host)
 
     @cached_property
+    def transfer_sections(self) -> list[TransferSection]:
+        """The sections of an export after its blocks, in the order their lines appear."""
+        return transfer_sections(self.host)
+
+    @cached_property
     def tools(self) -> dict[str, Tool]:
         """The MCP tools, derived from the operations that offer one."""
         return tools_of(self.operations.values())
@@ -177,6 +189,7 @@ class App:
             "backend_kinds",
             "operations",
             "tools",
+            "transfer_sections",
         ):
             try:
                 getattr(self, name)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from ctx.core.access import Principal
     from ctx.core.app import App
-    from ctx.core.blocks import BlockTypeSpec, BlockWrite
+    from ctx.core.blocks import BlockTypeSpec, BlockWrite, TransferSection
     from ctx.core.embed import EmbedderFactory
     from ctx.core.governor import CacheFactory, TokenCounter
     from ctx.core.llm import BackendKind
@@ -151,6 +151,23 @@ def register_operations(register: Callable[[Operation], None]) -> None:
     command presents it with ``ctx.ui.presents``. A name, route or tool name registered twice, or a
     declaration that is malformed or names a function that cannot be loaded, stops start-up.
     Return nothing.
+    """
+
+
+@hookspec
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    """Carry the plugin's rows about a scope through ``ctx export`` and ``ctx import``.
+
+    Called once when an ``App`` is built; all implementations run, in registration order, which
+    is the order of the sections' lines in an export (after every block). Call
+    ``register(TransferSection(name, records, export, tables))``: ``records`` are the
+    ``TransferRecord(kind, model, restore)`` kinds of line the section writes (``model`` derives
+    from ``ctx.core.TransferLine``); ``export(ExportContext)`` yields the section's lines (dicts with
+    their ``type``) for ``Export.scopes``; ``restore(RestoreContext, line)`` writes one line back in
+    the import's transaction and returns ``created``, ``updated``, ``unchanged`` or
+    ``skipped(reason)``, or raises a ``CtxError`` to refuse the whole batch; ``tables`` names the
+    tables it carries. A section name or record type registered twice stops start-up. Return
+    nothing.
     """
 
 

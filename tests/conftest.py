@@ -13,6 +13,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,9 @@ def template_url(pg_admin_url: str, tmp_path_factory: pytest.TempPathFactory) ->
     return url
 
 
-@pytest.fixture
-def database_url(pg_admin_url: str, template_url: str) -> Iterator[str]:
+@contextmanager
+def _fresh_database(pg_admin_url: str) -> Iterator[str]:
+    """A new database copied from the migrated template, dropped afterwards."""
     name = "t_" + uuid.uuid4().hex[:12]
     with psycopg.connect(pg_admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"')
@@ -103,23 +105,37 @@ def database_url(pg_admin_url: str, template_url: str) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
-def app(database_url: str, tmp_path: Path) -> Iterator[App]:
+@contextmanager
+def _opened_app(database_url: str, home: Path) -> Iterator[App]:
     # Tests store a handful of blocks and query at once, as if the worker had caught up: a
     # generous inline budget embeds them all whatever the machine's speed (the time bound's own
     # tests set theirs, tests/core/embed/test_inline_budget.py).
     environ = {**os.environ, "CTX_QUERY_INLINE_EMBED_MS": "60000"}
-    instance = App(
-        database_url=database_url,
-        home=tmp_path / "home",
-        load_entry_points=False,
-        environ=environ,
-    )
+    instance = App(database_url=database_url, home=home, load_entry_points=False, environ=environ)
     instance.open()
     try:
         yield instance
     finally:
         instance.close()
+
+
+@pytest.fixture
+def database_url(pg_admin_url: str, template_url: str) -> Iterator[str]:
+    with _fresh_database(pg_admin_url) as url:
+        yield url
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Path) -> Iterator[App]:
+    with _opened_app(database_url, tmp_path / "home") as instance:
+        yield instance
+
+
+@pytest.fixture
+def other_app(pg_admin_url: str, template_url: str, tmp_path: Path) -> Iterator[App]:
+    """A second store with a database of its own (to import into what another exported)."""
+    with _fresh_database(pg_admin_url) as url, _opened_app(url, tmp_path / "other") as instance:
+        yield instance
 
 
 class Keys:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ctx.core.blobs import operations
+from ctx.core.blobs.transfer import BLOBS_SECTION
 from ctx.core.hookspecs import hookimpl
 from ctx.core.operations import Operation, declared
 from ctx.core.runtime import Setting
+
+if TYPE_CHECKING:
+    from ctx.core.blocks import TransferSection
 
 
 @hookimpl
@@ -39,3 +44,8 @@ def register_settings(register: Callable[[Setting], None]) -> None:
 def register_operations(register: Callable[[Operation], None]) -> None:
     for op in declared(vars(operations)):
         register(op)
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    register(BLOBS_SECTION)

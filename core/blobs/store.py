@@ -59,21 +59,41 @@ def _check_rate(conn: Any, app: App, who: Principal) -> None:
         )
 
 
-def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
-    """Upsert a blob by (scope, category, title) in the key's home scope."""
-    scope = who.home_scope
-    who.require_write(scope)
-    data = _decode(req.data)
+def write_chunks(conn: Any, blob_id: str, data: bytes) -> None:
+    """Replace the blob's bytes, in ``CHUNK_BYTES`` chunks, in the caller's transaction."""
+    conn.execute("DELETE FROM context_blob_chunks WHERE blob_id = %s", (blob_id,))
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO context_blob_chunks (blob_id, n, data) VALUES (%s, %s, %s)",
+            [
+                (blob_id, n, data[start : start + CHUNK_BYTES])
+                for n, start in enumerate(range(0, max(len(data), 1), CHUNK_BYTES))
+            ],
+        )
+
+
+def checked_bytes(app: App, data: str, sha256: str | None) -> tuple[bytes, str]:
+    """The decoded bytes and their SHA-256: under ``blob.max_bytes`` (413) and matching
+    ``sha256`` when one is given (422)."""
+    raw = _decode(data)
     limit = int(app.settings["blob.max_bytes"])
-    if len(data) > limit:
-        raise TooLarge(f"the file has {len(data)} bytes; blob.max_bytes allows {limit}")
-    digest = hashlib.sha256(data).hexdigest()
-    if req.sha256 is not None and req.sha256 != digest:
+    if len(raw) > limit:
+        raise TooLarge(f"the file has {len(raw)} bytes; blob.max_bytes allows {limit}")
+    digest = hashlib.sha256(raw).hexdigest()
+    if sha256 is not None and sha256 != digest:
         raise ValidationError(
             f"sha256 does not match the data (the data hashes to {digest}): it was damaged on "
             "the way",
             field="sha256",
         )
+    return raw, digest
+
+
+def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
+    """Upsert a blob by (scope, category, title) in the key's home scope."""
+    scope = who.home_scope
+    who.require_write(scope)
+    data, digest = checked_bytes(app, req.data, req.sha256)
     with app.connection() as conn:
         _check_rate(conn, app, who)
         row = conn.execute(
@@ -94,15 +114,7 @@ def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
         ).fetchone()  # fmt: skip
         assert row is not None
         blob_id = row["id"]
-        conn.execute("DELETE FROM context_blob_chunks WHERE blob_id = %s", (blob_id,))
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO context_blob_chunks (blob_id, n, data) VALUES (%s, %s, %s)",
-                [
-                    (blob_id, n, data[start : start + CHUNK_BYTES])
-                    for n, start in enumerate(range(0, max(len(data), 1), CHUNK_BYTES))
-                ],
-            )
+        write_chunks(conn, blob_id, data)
         action = "created" if row["created"] else "updated"
         detail = {"blob_id": blob_id, "title": req.title, "size": len(data), "action": action}
         audit(conn, who, "blob.stored", None, scope, detail)

@@ -168,10 +168,12 @@ BLOCK_HISTORY = Operation(
 
 EXPORT_BLOCKS = Operation(
     name="blocks.export",
-    summary="Every block of the key's read scopes (or of ``scope``) as JSON lines.",
-    description="Every block of the key's read scopes (or of ``scope``) with its metadata, "
-    "temporal anchors and links, as JSON lines: a header, blocks, links, an end line with the "
-    "counts.",
+    summary="Everything of the key's read scopes (or of ``scope``) as JSON lines.",
+    description="Everything of the key's read scopes (or of ``scope``) as JSON lines: a header, "
+    "the blocks (metadata, temporal anchors), then each section's lines (blobs, with their bytes "
+    "when ``blobs`` is true; Guard decisions and reviews; links with their review state; "
+    "governed threads, their events and pins; issue numbers, history and sync state), and an end "
+    "line counting every type of line.",
     service="ctx.core.blocks.transfer:export_lines",
     input=ExportRequest,
     rest=Rest("GET", "/api/export", answer="lines"),
@@ -181,13 +183,16 @@ EXPORT_BLOCKS = Operation(
 IMPORT_BLOCKS = Operation(
     name="blocks.import",
     summary="Import a batch of export lines in one transaction.",
-    description="Import a batch of export lines in one transaction: blocks keep their ids and "
-    "times, links join them; what is already here unchanged stays as it is.",
+    description="Import a batch of export lines in one transaction: the header first, the end "
+    "line that counts the lines last (a batch without it is refused whole). Blocks keep their "
+    "ids and times, every section's lines their state; what is already here unchanged stays as "
+    "it is.",
     service="ctx.core.blocks.transfer:import_batch",
     input=ImportRequest,
     kind="write",
     reach="home",
-    rest=Rest("POST", "/api/import"),
+    # a blob's bytes travel in its line: the body may be as large as a blob store's
+    rest=Rest("POST", "/api/import", body_limit="server.blob_body_limit"),
     cli=True,
 )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from ctx.core.validation import IsoDateTime, Strict
 
@@ -239,11 +239,39 @@ class ManageResponse(BaseModel):
 
 class ExportRequest(Strict):
     scope: list[str] | None = Field(default=None, description="Scopes to export (default: all).")
+    blobs: bool = Field(
+        default=False,
+        description="Carry each blob's bytes (base64) in its line, not only its hash.",
+    )
+
+
+#: What the end line of a version 1 export counted, by line type.
+V1_COUNTS = {"blocks": "block", "links": "link", "blobs": "blob"}
+
+
+class ExportEnd(BaseModel):
+    """An export's last line: how many lines of each type came before it (``counts``; a version
+    1 file says ``blocks``, ``links`` and ``blobs``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["end"]
+    counts: dict[str, int] | None = None
+    blocks: int | None = None
+    links: int | None = None
+    blobs: int | None = None
+
+    def expected(self) -> dict[str, int]:
+        """The non-zero count of each line type."""
+        if self.counts is not None:
+            return {k: n for k, n in self.counts.items() if n}
+        return {kind: n for field, kind in V1_COUNTS.items() if (n := getattr(self, field))}
 
 
 class ImportRequest(Strict):
     records: list[dict[str, Any]] = Field(
-        min_length=1, description="Lines of a `ctx export` file, the header first."
+        min_length=1,
+        description="Lines of a `ctx export` file: the header first, the end line that counts "
+        "them last.",
     )
 
 

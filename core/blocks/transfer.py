@@ -1,18 +1,23 @@
-"""Export and import: a store's blocks as versioned JSON lines, and back.
+"""Export and import: a store's scopes as versioned JSON lines, and back.
 
-The format (``FORMAT``, version ``VERSION``) is one JSON object per line: a ``header``, then
-every ``block`` (its fields, metadata and temporal anchors), then every ``link`` between exported
-blocks, then an ``end`` line with the counts, so a cut-off file is noticed. Embeddings are not
-exported: they are rebuilt from the content by the embedding jobs an import queues.
+The format (``FORMAT``, version ``VERSION``) is one JSON object per line: a ``header``, then every
+``block`` (its fields, metadata and temporal anchors), then the lines of each export section
+(``ctx.core.blocks.sections``: blobs, Guard decisions, links, governed threads, issues' numbers,
+history and sync state, ...), then an ``end`` line with the count of each type of line, so a
+cut-off file is noticed. Embeddings are not exported: they are rebuilt from the content by the
+embedding jobs an import queues. Version 1 files (blocks, blobs and links) still import.
 
 An import goes through the write path's hooks (type rules, plugin metadata checks, the jobs that
 make a block findable) and keeps each block's id and times, so a store exported and imported
 again is the same store. It is idempotent: a block already there with the same content is left
-alone, one with other content is updated, and a link already there is kept.
+alone, one with other content is updated, and so on for every section's lines. Every batch
+(``POST /api/import``) must be a header, lines and the end line that counts them: a batch
+without its end, or whose end counts other lines, is refused whole.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -22,16 +27,25 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from ctx.core.access import Principal, validate_scope
-from ctx.core.blocks.schemas import ExportRequest, ImportRequest, StoreRequest
+from ctx.core.blocks.schemas import ExportEnd, ExportRequest, ImportRequest, StoreRequest
+from ctx.core.blocks.sections import (
+    UUID_PATTERN,
+    ExportContext,
+    RestoreContext,
+    TransferLine,
+    may_import,
+    outcome_of,
+)
 from ctx.core.blocks.write import prepare_write, record_write, write_values
 from ctx.core.errors import Forbidden, ValidationError
 
 if TYPE_CHECKING:
     from ctx.core.app import App
 
-UUID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 FORMAT = "ctx-export"
-VERSION = 1
+VERSION = 2
+#: The tables the block lines carry (the anchors are rebuilt by the temporal job on import).
+BLOCK_TABLES = ("context_blocks", "context_temporal")
 COMPARED = ("category", "title", "content", "block_type", "tags", "metadata", "sensitivity",
             "occurred_at", "is_archived")  # fmt: skip
 
@@ -44,10 +58,9 @@ class Anchor(BaseModel):
     value: float
 
 
-class BlockRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BlockRecord(TransferLine):
     type: Literal["block"]
-    id: str = Field(pattern=UUID)
+    id: str = Field(pattern=UUID_PATTERN)
     scope: str
     category: str
     title: str
@@ -63,61 +76,11 @@ class BlockRecord(BaseModel):
     anchors: list[Anchor] = Field(default_factory=list)
 
 
-class LinkRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    type: Literal["link"]
-    source_id: str = Field(pattern=UUID)
-    target_id: str = Field(pattern=UUID)
-    link_type: Literal["supersedes", "causal", "factual", "topical", "recurrent"]
-    confidence: float = Field(ge=0, le=1)
-    origin: Literal["dream", "user"] = "dream"
-    status: Literal["active", "confirmed", "rejected"] = "active"
-    note: str = Field(default="", max_length=10_000)
-    created_at: datetime
-
-
-class BlobRecord(BaseModel):
-    """A blob's reference: its fields and checksum, not its bytes (``ctx blob get`` or a
-    ``pg_dump`` carries those)."""
-
-    model_config = ConfigDict(extra="forbid")
-    type: Literal["blob"]
-    id: str = Field(pattern=UUID)
-    scope: str
-    category: str
-    title: str
-    filename: str | None = None
-    mime_type: str
-    tags: list[str] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    size: int
-    sha256: str
-    created_at: datetime
-    updated_at: datetime
-
-
 class Header(BaseModel):
     model_config = ConfigDict(extra="allow")
     type: Literal["header"]
     format: Literal["ctx-export"]
-    version: int
-
-
-class End(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    type: Literal["end"]
-    blocks: int
-    links: int
-    blobs: int = 0
-
-
-MODELS: dict[str, type[BaseModel]] = {
-    "header": Header,
-    "block": BlockRecord,
-    "link": LinkRecord,
-    "blob": BlobRecord,
-    "end": End,
-}
+    version: int = Field(ge=1)
 
 
 # -- export ----------------------------------------------------------------------------------
@@ -127,43 +90,42 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def export_records(app: App, who: Principal, scopes: list[str] | None = None) -> Iterator[dict]:
-    """The header, the blocks of ``scopes`` (default: every scope the key reads), the links
-    between them and the end line; read with server-side cursors, so any size streams."""
+def export_records(
+    app: App, who: Principal, scopes: list[str] | None = None, blob_bytes: bool = False
+) -> Iterator[dict[str, Any]]:
+    """The header, the blocks of ``scopes`` (default: every scope the key reads), each export
+    section's lines and the end line; read with server-side cursors, so any size streams."""
     wanted = who.scopes_for(scopes)
     yield {"type": "header", "format": FORMAT, "version": VERSION, "scopes": wanted,
+           "blob_bytes": blob_bytes,
            "exported_at": datetime.now().astimezone().isoformat()}  # fmt: skip
-    blocks = links = blobs = 0
+    counts: Counter[str] = Counter()
     with app.connection() as conn:
-        for row in _stream(conn, "export_blocks", _BLOCKS_SQL, {"scopes": wanted}):
-            blocks += 1
-            yield {
-                "type": "block",
-                "id": str(row["id"]),
-                **{k: row[k] for k in ("scope", "category", "title", "content", "block_type")},
-                "tags": list(row["tags"]),
-                "metadata": row["metadata"],
-                "sensitivity": row["sensitivity"],
-                "occurred_at": _iso(row["occurred_at"]),
-                "created_at": _iso(row["created_at"]),
-                "updated_at": _iso(row["updated_at"]),
-                "is_archived": row["is_archived"],
-                "anchors": row["anchors"] or [],
-            }
-        for row in _stream(conn, "export_blobs", _BLOBS_SQL, {"scopes": wanted}):
-            blobs += 1
-            yield {"type": "blob", **{k: row[k] for k in row if k not in _TIMES},
-                   **{k: _iso(row[k]) for k in _TIMES}}  # fmt: skip
-        for row in _stream(conn, "export_links", _LINKS_SQL, {"scopes": wanted}):
-            links += 1
-            yield {
-                "type": "link",
-                "source_id": str(row["source_id"]),
-                "target_id": str(row["target_id"]),
-                **{k: row[k] for k in ("link_type", "confidence", "origin", "status", "note")},
-                "created_at": _iso(row["created_at"]),
-            }
-    yield {"type": "end", "blocks": blocks, "links": links, "blobs": blobs}
+        reader = ExportContext(conn, who, wanted, blob_bytes)
+        for row in reader.rows(_BLOCKS_SQL):
+            counts["block"] += 1
+            yield _block_line(row)
+        for section in app.transfer_sections:
+            for line in section.export(reader):
+                counts[line["type"]] += 1
+                yield line
+    yield {"type": "end", "counts": dict(counts)}
+
+
+def _block_line(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "block",
+        "id": str(row["id"]),
+        **{k: row[k] for k in ("scope", "category", "title", "content", "block_type")},
+        "tags": list(row["tags"]),
+        "metadata": row["metadata"],
+        "sensitivity": row["sensitivity"],
+        "occurred_at": _iso(row["occurred_at"]),
+        "created_at": _iso(row["created_at"]),
+        "updated_at": _iso(row["updated_at"]),
+        "is_archived": row["is_archived"],
+        "anchors": row["anchors"] or [],
+    }
 
 
 _BLOCKS_SQL = """
@@ -178,115 +140,114 @@ SELECT b.id, b.scope, b.category, b.title, b.content, b.block_type, b.tags, b.me
  ORDER BY b.scope, b.created_at, b.id
 """
 
-_TIMES = ("created_at", "updated_at")
-_BLOBS_SQL = """
-SELECT id::text AS id, scope, category, title, filename, mime_type, tags, metadata, size, sha256,
-       created_at, updated_at
-  FROM context_blobs WHERE scope = ANY(%(scopes)s) ORDER BY scope, created_at, id
-"""
-
-_LINKS_SQL = """
-SELECT l.source_id, l.target_id, l.link_type, l.confidence, l.origin, l.status, l.note,
-       l.created_at
-  FROM context_links l
-  JOIN context_blocks s ON s.id = l.source_id AND s.scope = ANY(%(scopes)s)
-  JOIN context_blocks t ON t.id = l.target_id AND t.scope = ANY(%(scopes)s)
- ORDER BY l.created_at, l.id
-"""
-
 
 def export_lines(app: App, who: Principal, req: ExportRequest) -> Iterator[dict[str, Any]]:
     """``GET /api/export``: the records of ``export_records`` for the requested scopes."""
-    return export_records(app, who, req.scope)
-
-
-def _stream(
-    conn: psycopg.Connection[Any], name: str, sql: str, params: dict[str, Any]
-) -> Iterator[dict[str, Any]]:
-    with conn.cursor(name=name) as cur:
-        cur.itersize = 500
-        cur.execute(sql, params)
-        yield from cur
+    return export_records(app, who, req.scope, req.blobs)
 
 
 # -- import ----------------------------------------------------------------------------------
 
 
-def parse_records(
-    lines: Iterable[dict[str, Any]],
-) -> tuple[list[BlockRecord], list[LinkRecord], list[BlobRecord]]:
-    """Check a batch of records (every line, before anything is written): a ``header`` of this
-    format and a version this code reads, blocks, links, an ``end``. ``ValidationError`` names
-    the first bad line."""
-    blocks: list[BlockRecord] = []
-    links: list[LinkRecord] = []
-    blobs: list[BlobRecord] = []
+def _models(app: App) -> dict[str, tuple[type[BaseModel], Any]]:
+    models: dict[str, tuple[type[BaseModel], Any]] = {
+        "header": (Header, None),
+        "block": (BlockRecord, None),
+        "end": (ExportEnd, None),
+    }
+    for section in app.transfer_sections:
+        for record in section.records:
+            models[record.kind] = (record.model, record.restore)
+    return models
+
+
+def parse_records(app: App, lines: Iterable[dict[str, Any]]) -> list[tuple[BaseModel, Any]]:
+    """Check a batch (every line, before anything is written): a ``header`` of this format and a
+    version this code reads first, lines of known types, and last the ``end`` that counts them.
+    Returns each line's model with its section's ``restore`` (None for a block).
+    ``ValidationError`` names the first bad line."""
+    models = _models(app)
+    parsed: list[tuple[BaseModel, Any]] = []
     for number, line in enumerate(lines, 1):
         kind = line.get("type") if isinstance(line, dict) else None
-        model = MODELS.get(kind if isinstance(kind, str) else "")
+        model, restore = models.get(kind if isinstance(kind, str) else "", (None, None))
         if model is None:
-            raise ValidationError(f"record {number}: type must be header, block, link or end")
+            known = ", ".join(models)
+            raise ValidationError(f"record {number}: type must be one of {known}")
         try:
-            parsed = model.model_validate(line)
+            record = model.model_validate(line)
         except pydantic.ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
             raise ValidationError(f"record {number} ({kind}): {where}: {first['msg']}") from None
-        if isinstance(parsed, Header) and parsed.version > VERSION:
+        if (number == 1) != isinstance(record, Header):
+            raise ValidationError(f"record {number}: a batch starts with its header, once")
+        if isinstance(record, Header) and record.version > VERSION:
             raise ValidationError(
-                f"record {number}: export format version {parsed.version} is newer than this "
+                f"record {number}: export format version {record.version} is newer than this "
                 f"ctx reads ({VERSION}); upgrade ctx"
             )
-        if isinstance(parsed, BlockRecord):
-            blocks.append(parsed)
-        elif isinstance(parsed, LinkRecord):
-            links.append(parsed)
-        elif isinstance(parsed, BlobRecord):
-            blobs.append(parsed)
-    return blocks, links, blobs
+        if parsed and isinstance(parsed[-1][0], ExportEnd):
+            raise ValidationError(f"record {number}: nothing may follow the end line")
+        parsed.append((record, restore))
+    _check_end(parsed)
+    return parsed[1:-1]
+
+
+def _check_end(parsed: list[tuple[BaseModel, Any]]) -> None:
+    end = parsed[-1][0] if parsed else None
+    if not isinstance(end, ExportEnd):
+        raise ValidationError(
+            "the batch has no end line: it was cut off (an export ends with "
+            '{"type": "end", "counts": {...}})'
+        )
+    held = Counter(getattr(r, "type", "") for r, _ in parsed[1:-1])
+    if dict(held) != end.expected():
+        raise ValidationError(
+            f"the end line counts {_counted(end.expected())}, the batch holds {_counted(held)}: "
+            "lines are missing or extra"
+        )
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()) if n) or "nothing"
 
 
 def import_records(app: App, who: Principal, lines: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Import a batch of export records in one transaction; returns what happened to each kind.
+    """Import a batch of export lines in one transaction; returns how many lines of each type
+    were created, updated or left unchanged, and each skipped line with the reason.
 
-    Every block's scope must be one the key may write (its home scope; any scope for an admin
-    key), else nothing is written (403). A block whose (scope, category, title) belongs to
-    another block here is skipped and named; so is a link whose ends are not both here."""
-    blocks, links, blobs = parse_records(lines)
-    for b in blocks:
-        validate_scope(b.scope)
-        if not who.is_admin and b.scope != who.home_scope:
+    Every line with a scope must name one the key may write (its home scope; any scope for an
+    admin key), else nothing is written (403). A block whose (scope, category, title) belongs to
+    another block here is skipped and named; so is a line about something not here."""
+    parsed = parse_records(app, lines)
+    for record, _ in parsed:
+        scope = getattr(record, "scope", None)
+        if scope is not None and not may_import(who, validate_scope(scope)):
             raise Forbidden(
-                f"this key imports only into its home scope {who.home_scope!r}, not {b.scope!r}"
+                f"this key imports only into its home scope {who.home_scope!r}, not {scope!r}"
             )
-    report: dict[str, Any] = {"blocks_created": 0, "blocks_updated": 0, "blocks_unchanged": 0,
-                              "links_created": 0, "links_unchanged": 0, "blobs_present": 0,
-                              "skipped": []}  # fmt: skip
+    report: dict[str, Any] = {"created": {}, "updated": {}, "unchanged": {}, "skipped": []}
     with app.connection() as conn:
-        for b in blocks:
-            outcome = _import_block(app, conn, who, b)
-            if outcome.startswith("skipped"):
-                report["skipped"].append({"id": b.id, "reason": outcome[len("skipped: ") :]})
-            else:
-                report[f"blocks_{outcome}"] += 1
-        for link in links:
-            outcome = _import_link(conn, who, link)
-            if outcome.startswith("skipped"):
+        restorer = RestoreContext(app, conn, who)
+        for number, (record, restore) in enumerate(parsed, 2):
+            kind = getattr(record, "type", "")
+            try:
+                if isinstance(record, BlockRecord):
+                    outcome = _import_block(app, conn, who, record)
+                else:
+                    outcome = restore(restorer, record)
+            except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as exc:
+                # a value the tables refuse: the batch is refused whole, naming the line
+                why = exc.diag.message_primary or type(exc).__name__
+                raise ValidationError(f"record {number} ({kind}): {why}") from None
+            if outcome.startswith("skipped: "):
+                ref = record.ref() if isinstance(record, TransferLine) else ""
                 report["skipped"].append(
-                    {"link": f"{link.source_id}->{link.target_id}", "reason": outcome[9:]}
+                    {"type": kind, "ref": ref, "reason": outcome[len("skipped: ") :]}
                 )
             else:
-                report[f"links_{outcome}"] += 1
-        for blob in blobs:
-            here = conn.execute(
-                "SELECT sha256 FROM context_blobs WHERE id = %s AND scope = ANY(%s)",
-                (blob.id, list(who.read_scopes)),
-            ).fetchone()
-            if here is not None and here["sha256"] == blob.sha256:
-                report["blobs_present"] += 1
-            else:
-                reason = "its bytes are not in an export: put the file with `ctx blob put`"
-                report["skipped"].append({"blob": blob.id, "reason": reason})
+                report[outcome][kind] = report[outcome].get(kind, 0) + 1
     return report
 
 
@@ -305,7 +266,8 @@ def _import_block(app: App, conn: psycopg.Connection[Any], who: Principal, b: Bl
     ).fetchone()
     if clash is not None:
         return f"skipped: block {clash['id']} here has the same scope, category and title"
-    if current is not None and all(_same(current[k], getattr(b, k)) for k in COMPARED):
+    there = {k: getattr(b, k) for k in COMPARED}
+    if current is not None and outcome_of(dict(current), there) == "unchanged":
         return "unchanged"
     fields = ("title", "content", "category", "scope", "block_type", "tags", "metadata",
               "sensitivity", "occurred_at")  # fmt: skip
@@ -344,34 +306,6 @@ def _import_block(app: App, conn: psycopg.Connection[Any], who: Principal, b: Bl
             )
     record_write(conn, who, write, b.id, "created" if current is None else "updated")
     return "created" if current is None else "updated"
-
-
-def _same(here: Any, there: Any) -> bool:
-    if isinstance(here, datetime) and isinstance(there, datetime):
-        return here == there
-    return bool(here == there)
-
-
-def _import_link(conn: psycopg.Connection[Any], who: Principal, link: LinkRecord) -> str:
-    ends = conn.execute(
-        "SELECT scope FROM context_blocks WHERE id = ANY(%s::uuid[])",
-        ([link.source_id, link.target_id],),
-    ).fetchall()
-    if len(ends) != 2 or link.source_id == link.target_id:
-        return "skipped: one of its blocks is not here"
-    if not who.is_admin and any(e["scope"] != who.home_scope for e in ends):
-        return "skipped: one of its blocks is outside this key's home scope"
-    row = conn.execute(
-        """
-        INSERT INTO context_links (source_id, target_id, link_type, confidence, origin, status,
-                                   note, created_at)
-        VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
-        ON CONFLICT (source_id, target_id, link_type) DO NOTHING RETURNING id
-        """,
-        (link.source_id, link.target_id, link.link_type, link.confidence, link.origin,
-         link.status, link.note, link.created_at),
-    ).fetchone()  # fmt: skip
-    return "created" if row is not None else "unchanged"
 
 
 def import_batch(app: App, who: Principal, req: ImportRequest) -> dict[str, Any]:

@@ -62,8 +62,9 @@ class BlockWrite:
     occurred_at: datetime | None
     previous: PreviousVersion | None
     jobs: list[tuple[str, str | None, dict[str, Any]]] = field(default_factory=list)
-    #: who is writing: ``api`` (a caller's store or edit) or the capability that derives the
-    #: block (``governor``: a thread's record); hooks may treat derived blocks differently
+    #: who is writing: ``api`` (a caller's store or edit), ``import`` (a block restored from an
+    #: export, as it was) or the capability that derives the block (``governor``: a thread's
+    #: record); hooks may treat derived and restored blocks differently
     origin: str = "api"
 
     @property

@@ -98,10 +98,14 @@ def append_event(
         ),
     ).fetchone()
     assert row is not None
-    job_id = enqueue(
-        conn, INDEX_KIND, {"thread_id": thread.id, "seq": seq}, dedupe_key=f"{thread.id}:{seq}"
+    return Appended(_event(row), queue_index(conn, thread.id, seq))
+
+
+def queue_index(conn: psycopg.Connection[Any], thread_id: int, seq: int) -> int | None:
+    """The outbox job that turns event ``seq`` into its record (one queued per event)."""
+    return enqueue(
+        conn, INDEX_KIND, {"thread_id": thread_id, "seq": seq}, dedupe_key=f"{thread_id}:{seq}"
     )
-    return Appended(_event(row), job_id)
 
 
 def recent_events(

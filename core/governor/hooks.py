@@ -12,6 +12,7 @@ from ctx.core.governor import operations
 from ctx.core.governor.indexer import INDEX_HANDLER, RECORD_TYPE
 from ctx.core.governor.settings import SETTINGS
 from ctx.core.governor.threads import is_thread_category
+from ctx.core.governor.transfer import THREADS_SECTION
 from ctx.core.hookspecs import hookimpl
 from ctx.core.operations import Operation, declared
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
     from ctx.core.access import Principal
     from ctx.core.app import App
-    from ctx.core.blocks import BlockWrite
+    from ctx.core.blocks import BlockWrite, TransferSection
     from ctx.core.runtime import JobHandler, Setting
 
 
@@ -46,8 +47,9 @@ def before_block_write(
     app: App, conn: psycopg.Connection[Any], who: Principal, write: BlockWrite
 ) -> None:
     """A thread's records derive from its events: a store or edit that would write one (the
-    record type, or a thread's category) is refused, so the event and its record never differ."""
-    if write.origin == "governor":
+    record type, or a thread's category) is refused, so the event and its record never differ.
+    An import restores records as they were exported, next to the events they came from."""
+    if write.origin in ("governor", "import"):
         return
     if write.spec.name == RECORD_TYPE or is_thread_category(write.category):
         raise Forbidden(
@@ -55,3 +57,8 @@ def before_block_write(
             "records, which the governor writes from the thread's events: record events with "
             "/api/governor/commit, or promote a record to share it"
         )
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    register(THREADS_SECTION)

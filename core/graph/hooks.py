@@ -4,14 +4,19 @@ graph's operations."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ctx.core.graph import operations
 from ctx.core.graph.settings import DREAM_SETTINGS, GRAPH_SETTINGS
 from ctx.core.graph.stages import EXPANSION_STAGE, SUPERSEDES_STAGE
+from ctx.core.graph.transfer import LINKS_SECTION
 from ctx.core.hookspecs import hookimpl
 from ctx.core.operations import Operation, declared
 from ctx.core.retrieval import QueryStage
 from ctx.core.runtime import Setting
+
+if TYPE_CHECKING:
+    from ctx.core.blocks import TransferSection
 
 
 @hookimpl
@@ -30,3 +35,8 @@ def register_query_stages(register: Callable[[QueryStage], None]) -> None:
 def register_operations(register: Callable[[Operation], None]) -> None:
     for op in declared(vars(operations)):
         register(op)
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    register(LINKS_SECTION)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.guard import operations
 from ctx.core.guard.jobs import GUARD_JOBS
+from ctx.core.guard.transfer import GUARD_SECTION
 from ctx.core.hookspecs import hookimpl
 from ctx.core.operations import Operation, declared
 from ctx.core.runtime import Setting
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
     from ctx.core.access import Principal
     from ctx.core.app import App
-    from ctx.core.blocks import BlockWrite
+    from ctx.core.blocks import BlockWrite, TransferSection
     from ctx.core.runtime import JobHandler
 
 SETTINGS = [
@@ -65,3 +66,8 @@ def before_block_write(
 def register_operations(register: Callable[[Operation], None]) -> None:
     for op in declared(vars(operations)):
         register(op)
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    register(GUARD_SECTION)

@@ -35,8 +35,8 @@ SETTINGS = [
         "server.blob_body_limit",
         int,
         75 * 1_048_576,
-        "Largest request body in bytes for /api/blob/store (a 50 MB file is about 67 MB as "
-        "base64 in JSON).",
+        "Largest request body in bytes for /api/blob/store and /api/import (a 50 MB file is "
+        "about 67 MB as base64 in JSON).",
         minimum=1024,
         maximum=500 * 1_048_576,
     ),

@@ -18,7 +18,9 @@ from ctx.core import hookimpl
 from ctx.plugins.issues.metadata import check_comment_meta, check_issue_meta
 
 if TYPE_CHECKING:
-    from ctx.core import App, BlockTypeSpec, BlockWrite, Operation, Principal
+    import psycopg
+
+    from ctx.core import App, BlockTypeSpec, BlockWrite, Operation, Principal, TransferSection
 
 
 @hookimpl
@@ -43,12 +45,17 @@ def register_migrations(register: Callable[[str, str], None]) -> None:
 
 
 @hookimpl
-def before_block_write(app: App, who: Principal, write: BlockWrite) -> None:
-    """Every write of an issue or a comment, by any surface, obeys the typed metadata."""
+def before_block_write(
+    app: App, conn: psycopg.Connection[Any], who: Principal, write: BlockWrite
+) -> None:
+    """Every write of an issue or a comment, by any surface, obeys the typed metadata; an issue
+    written with its number (an import, a sync) moves its scope's counter past it."""
+    from ctx.plugins.issues.records import advance_past
     from ctx.plugins.issues.types import COMMENT, ISSUE
 
     if write.spec.name == ISSUE:
         write.meta = check_issue_meta(write.meta)
+        advance_past(conn, write.scope, write.meta["number"])
     elif write.spec.name == COMMENT:
         write.meta = check_comment_meta(write.meta)
 
@@ -60,6 +67,15 @@ def register_operations(register: Callable[[Operation], None]) -> None:
 
     for op in declared(vars(operations)):
         register(op)
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    from ctx.plugins.issues.sync.transfer import SYNC_SECTION
+    from ctx.plugins.issues.transfer import ISSUES_SECTION
+
+    register(ISSUES_SECTION)
+    register(SYNC_SECTION)
 
 
 @hookimpl

@@ -25,6 +25,17 @@ def next_number(app: App, scope: str) -> int:
     return int(row["number"])
 
 
+def advance_past(conn: psycopg.Connection[Any], scope: str, number: int) -> None:
+    """In the caller's transaction: the next number of ``scope`` is above ``number``, so an issue
+    written with its own number (imported, synced) never shares it with a new one."""
+    conn.execute(
+        "INSERT INTO issue_numbers (scope, next_number) VALUES (%s, %s) "
+        "ON CONFLICT (scope) DO UPDATE "
+        "SET next_number = greatest(issue_numbers.next_number, EXCLUDED.next_number)",
+        (scope, number + 1),
+    )
+
+
 def peek_number(app: App, scope: str) -> int:
     """The number the next issue of ``scope`` would get (not taken)."""
     with app.connection() as conn:

@@ -1,16 +1,18 @@
-"""``ctx export`` and ``ctx import``: a store's blocks as JSON lines, through the server (so the
+"""``ctx export`` and ``ctx import``: a store's scopes as JSON lines, through the server (so the
 key's scopes decide what leaves and what comes in)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
+import pydantic
 import typer
 
-from ctx.core.blocks import EXPORT_BLOCKS, IMPORT_BLOCKS
+from ctx.core.blocks import EXPORT_BLOCKS, IMPORT_BLOCKS, ExportEnd
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
 from ctx.ui.cli.common import JsonOpt, console, dump_json
@@ -27,23 +29,33 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write here, not to standard output.")
     ] = None,
+    blobs: Annotated[
+        bool, typer.Option("--blobs", help="Carry the blobs' bytes too, not only their hashes.")
+    ] = False,
 ) -> None:
-    """Write every block you can read (or of --scope) with its links as JSON lines."""
-    params = {"scope": scope} if scope else None
+    """Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard
+    decisions, governed threads, issue history, blobs (their bytes with --blobs)."""
+    params: dict[str, Any] = {"scope": scope} if scope else {}
+    if blobs:
+        params["blobs"] = "true"
     sink: TextIO = output.open("w", encoding="utf-8") if output else sys.stdout
     try:
         last = ""
-        for line in Client(timeout=600).lines(EXPORT_BLOCKS, params):
+        for line in Client(timeout=600).lines(EXPORT_BLOCKS, params or None):
             sink.write(line + "\n")
             last = line
     finally:
         if output:
             sink.close()
-    if '"type": "end"' not in last and '"type":"end"' not in last:
+    end = json.loads(last) if last else {}
+    if end.get("type") != "end":
         raise ValidationError("the export stopped before its end line; run it again")
     if output:
-        end = json.loads(last)
-        console.print(f"exported {end['blocks']} blocks and {end['links']} links to {output}")
+        console.print(f"exported {_counted(end.get('counts', {}))} to {output}")
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "nothing"
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
@@ -62,22 +74,44 @@ def _records(path: Path) -> list[dict[str, Any]]:
         raise ValidationError(f"{path} does not start with a ctx export header")
     if records[-1].get("type") != "end":
         raise ValidationError(f"{path} has no end line: it was cut off")
+    try:
+        expected = ExportEnd.model_validate(records[-1]).expected()
+    except pydantic.ValidationError:
+        raise ValidationError(f"{path} ends with a malformed end line") from None
+    if _counts(records[1:-1]) != expected:
+        raise ValidationError(
+            f"{path}: its end line counts {_counted(expected)}, the file holds "
+            f"{_counted(_counts(records[1:-1]))}: lines are missing or extra"
+        )
     return records
 
 
 def _batches(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Batches under the body limit; blocks come before links in an export, so every link's
-    blocks are in by the time its batch arrives."""
-    header, batches, current, size = records[0], [], [records[0]], 0
-    for record in records[1:]:
+    """Batches under the body limit, each the header, its lines and an end line counting them,
+    as the server wants every batch (``_records`` checked the file's own end). Blocks come first
+    in an export, so every line about a block arrives after it; a line larger than a batch (a
+    blob's bytes) goes alone."""
+    header, lines = records[0], records[1:-1]
+    batches: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    size = 0
+    for record in lines:
         length = len(json.dumps(record))
-        if size and size + length > BATCH_BYTES:
+        if current and size + length > BATCH_BYTES:
             batches.append(current)
-            current, size = [header], 0
+            current, size = [], 0
         current.append(record)
         size += length
     batches.append(current)
-    return batches
+    return [[header, *batch, _end(batch)] for batch in batches]
+
+
+def _counts(lines: list[dict[str, Any]]) -> dict[str, int]:
+    return dict(Counter(str(line.get("type")) for line in lines))
+
+
+def _end(batch: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "end", "counts": _counts(batch)}
 
 
 @presents(IMPORT_BLOCKS)
@@ -85,24 +119,25 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A file written by `ctx export`.")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Import an export: blocks keep their ids and times; running it again changes nothing."""
+    """Import an export: everything keeps its ids, times and state; running it again changes
+    nothing."""
     records = _records(file)
-    total: dict[str, Any] = {}
+    total: dict[str, Any] = {"created": {}, "updated": {}, "unchanged": {}, "skipped": []}
     client = Client(timeout=600)
     for batch in _batches(records):
         report = client.call(IMPORT_BLOCKS, {"records": batch})
-        for key, value in report.items():
-            total[key] = total.get(key, 0 if isinstance(value, int) else []) + value
+        total["skipped"] += report.get("skipped", [])
+        for outcome in ("created", "updated", "unchanged"):
+            for kind, n in report.get(outcome, {}).items():
+                total[outcome][kind] = total[outcome].get(kind, 0) + n
     if as_json:
         dump_json(total)
         return
-    counts = {k: v for k, v in total.items() if isinstance(v, int)}
-    console.print(", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
-    for item in total.get("skipped", []):
-        console.print(
-            f"skipped {item.get('id') or item.get('link') or item.get('blob')}: {item['reason']}",
-            markup=False,
-        )
+    for outcome in ("created", "updated", "unchanged"):
+        if total[outcome]:
+            console.print(f"{outcome}: {_counted(total[outcome])}")
+    for item in total["skipped"]:
+        console.print(f"skipped {item['type']} {item['ref']}: {item['reason']}", markup=False)
 
 
 def register(cli: typer.Typer) -> None:
