@@ -85,12 +85,12 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
     ),
     (
         "export",
-        "Write every block you can read (or of --scope) with its links as JSON lines.",
+        "Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard decisions, governed threads, issue history, blobs (their bytes with --blobs).",
         False,
     ),
     (
         "import",
-        "Import an export: blocks keep their ids and times; running it again changes nothing.",
+        "Import an export: everything keeps its ids, times and state; running it again changes nothing.",
         False,
     ),
     (

@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+from pathlib import Path
+
 import typer
 
 from ctx.core.runtime import PluginHost
@@ -17,6 +19,8 @@ from ctx.ui.cli.clicklib import Group
 from ctx.ui.cli.root import build_cli, listing, tidy_help
 
 FULL_HELP = """
+from pathlib import Path
+
 import typer
 from ctx.ui.cli.root import build_cli, tidy_help
 command = typer.main.get_command(build_cli())
@@ -41,14 +45,26 @@ def _python(code: str, *args: str) -> str:
     return done.stdout
 
 
-def test_the_index_lists_what_the_full_tree_has() -> None:
+def derived() -> tuple[tuple[str, str, bool], ...]:
+    """The index as the full tree (the core and the built-in plugins) says it."""
     command = typer.main.get_command(build_cli(PluginHost(load_entry_points=False, core=False)))
     assert isinstance(command, Group)
     tidy_help(command)
-    derived = listing(command)
-    literal = "".join(f"    {row!r},\n" for row in derived)
-    assert derived == help_index.COMMANDS, (
-        "a command or its help changed: set ctx.ui.cli.help_index.COMMANDS to\n(\n" + literal + ")"
+    return listing(command)
+
+
+def write_index() -> None:
+    """Rewrite ui/cli/help_index.py's list from the full tree."""
+    path = Path(help_index.__file__).resolve()
+    head = path.read_text().split("COMMANDS: ")[0]
+    rows = "".join(f"    {row!r},\n" for row in derived())
+    path.write_text(f"{head}COMMANDS: tuple[tuple[str, str, bool], ...] = (\n{rows})\n")
+
+
+def test_the_index_lists_what_the_full_tree_has() -> None:
+    assert derived() == help_index.COMMANDS, (
+        "a command or its help changed: `.venv/bin/python tests/ui/cli/test_help_index.py` "
+        "rewrites ctx.ui.cli.help_index from the full tree"
     )
 
 
@@ -65,3 +81,7 @@ def test_ctx_alone_prints_the_help_once() -> None:
     assert alone.count("Usage: ctx") == 1
     group = _python("from ctx.ui.cli.root import run; run(['keys'])")
     assert group.count("Usage: ctx keys") == 1
+
+
+if __name__ == "__main__":
+    write_index()
