@@ -14,6 +14,7 @@ from psycopg.types.json import Jsonb
 
 from ctx.core.access import Principal
 from ctx.core.blobs.schemas import BlobFetch, BlobManage, BlobSearch, BlobStore
+from ctx.core.blobs.sniff import sniff
 from ctx.core.blocks import audit
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, RateLimited, TooLarge, ValidationError
 
@@ -68,6 +69,7 @@ def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
     if len(data) > limit:
         raise TooLarge(f"the file has {len(data)} bytes; blob.max_bytes allows {limit}")
     digest = hashlib.sha256(data).hexdigest()
+    mime = req.mime_type or sniff(data)
     if req.sha256 is not None and req.sha256 != digest:
         raise ValidationError(
             f"sha256 does not match the data (the data hashes to {digest}): it was damaged on "
@@ -89,7 +91,7 @@ def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
             RETURNING id::text AS id, (xmax = 0) AS created
             """,
             {"scope": scope, "category": req.category, "title": req.title,
-             "filename": req.filename, "mime": req.mime_type, "tags": list(req.tags),
+             "filename": req.filename, "mime": mime, "tags": list(req.tags),
              "meta": Jsonb(req.meta), "size": len(data), "sha": digest, "chunk": CHUNK_BYTES},
         ).fetchone()  # fmt: skip
         assert row is not None
