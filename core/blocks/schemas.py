@@ -219,6 +219,12 @@ class BlockStats(BaseModel):
     pending_jobs: int = Field(
         default=0, description="Background jobs (embedding, extraction, ...) still to run."
     )
+    governed_threads: int = Field(
+        default=0,
+        description="Conversations the context governor records (its thread/... categories), "
+        "counted apart: their records are not in blocks, categories, by_scope or by_type.",
+    )
+    governed_records: int = Field(default=0, description="The records of those threads.")
 
 
 class CategoryCount(BaseModel):

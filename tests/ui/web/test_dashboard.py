@@ -1,9 +1,11 @@
-"""The dashboard (``ctx.ui.web.routes.dashboard``): the job queues after their jobs ran."""
+"""The dashboard (``ctx.ui.web.routes.dashboard``): the job queues after their jobs ran, the
+governed threads apart from the blocks."""
 
 from __future__ import annotations
 
 import re
 
+from governor_kit import record_thread
 from web_kit import Browser
 
 from ctx.core import App
@@ -35,3 +37,18 @@ def test_the_queues_show_the_jobs_that_ran(app: App, admin: Browser) -> None:
     assert share == "100% 100%" and last == "just now"
     page = admin.get("/")
     assert "<h2>Job queues</h2>" in page.text and "No jobs yet" not in page.text
+
+
+def test_governed_threads_are_a_tile_of_their_own_not_categories(admin: Browser) -> None:
+    h = {"X-Context-Key": admin.key}
+    r = admin.client.post("/api/store", json={"title": "Backups", "content": "Nightly.",
+                                             "category": "ops"}, headers=h)  # fmt: skip
+    assert r.status_code == 200, r.text
+    record_thread(admin.client, h, "agent-1", "We moved staging to db-7.", "Noted.")
+    page = admin.get("/").text
+    tiles = {label: n for n, label in re.findall(
+        r'<span class="num">(\d+)</span> ([a-z ]+)</', page)}  # fmt: skip
+    assert tiles["blocks"] == "1" and tiles["categories"] == "1"
+    assert tiles["governed threads"] == "1"
+    assert 'href="/blocks?category=ops"' in page and "thread/" not in page
+    assert '<a href="/blocks?type=event">' not in page
