@@ -133,7 +133,8 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
     types are the ones listings show (``LISTED``); a governed thread's records (the governor's
     ``thread/...`` categories) are counted apart, as ``governed_threads`` and
     ``governed_records``: they are no categories to file knowledge under."""
-    params = {"scopes": _scopes(who, scope), "category": None}
+    scopes = _scopes(who, scope)
+    params = {"scopes": scopes, "category": None}
     with app.connection() as conn:
         total = conn.execute(
             f"""
@@ -159,7 +160,7 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
             f"AND {LISTED} GROUP BY block_type ORDER BY block_type",
             params,
         ).fetchall()
-        pending = pending_for_scopes(conn, params["scopes"])
+        pending = pending_for_scopes(conn, scopes)
     assert total is not None
     return {
         **total,

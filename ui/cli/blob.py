@@ -50,7 +50,9 @@ def put(
     title: Annotated[str | None, typer.Option(help="Default: the file name.")] = None,
     category: Annotated[str, typer.Option(help="Blobs upsert by category and title.")] = "files",
     tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="A tag (repeat).")] = None,
-    mime: Annotated[str | None, typer.Option(help="Default: guessed from the name, else from the bytes.")] = None,
+    mime: Annotated[
+        str | None, typer.Option(help="Default: guessed from the name, else from the bytes.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Store a file in your home scope (replaces the blob of the same category and title)."""
