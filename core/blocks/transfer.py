@@ -315,7 +315,7 @@ def _import_block(app: App, conn: psycopg.Connection[Any], who: Principal, b: Bl
     except pydantic.ValidationError as exc:  # kept before a rule refused it (empty content)
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "block"
-        return f"skipped: {where} {error_message(first)}; ctx no longer stores such a block"
+        return f"skipped: {where} {error_message(dict(first))}; ctx no longer stores such a block"
     previous = None if current is None else dict(current)
     write = prepare_write(app, conn, who, req, b.scope, previous, origin="import")
     values = {**write_values(write), "id": b.id, "created_at": b.created_at,
