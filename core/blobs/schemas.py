@@ -18,7 +18,13 @@ class BlobStore(Strict):
     category: Category = "files"
     data: str = Field(description="The file's bytes, base64-encoded.")
     filename: str | None = Field(default=None, max_length=255)
-    mime_type: str = Field(default="application/octet-stream", max_length=255, pattern=MIME)
+    mime_type: str | None = Field(
+        default=None,
+        max_length=255,
+        pattern=MIME,
+        description="Default: read from the leading bytes (PNG, JPEG, GIF, WebP, PDF, UTF-8 "
+        "text), else application/octet-stream.",
+    )
     tags: Tags = Field(default_factory=list)
     # "metadata" on the wire, ``meta`` in Python (as in every ctx model).
     meta: dict[str, Any] = Field(default_factory=dict, alias="metadata")

@@ -14,6 +14,7 @@ from psycopg.types.json import Jsonb
 
 from ctx.core.access import Principal
 from ctx.core.blobs.schemas import BlobFetch, BlobManage, BlobSearch, BlobStore
+from ctx.core.blobs.sniff import sniff
 from ctx.core.blocks import audit
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, RateLimited, TooLarge, ValidationError
 
@@ -94,6 +95,7 @@ def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
     scope = who.home_scope
     who.require_write(scope)
     data, digest = checked_bytes(app, req.data, req.sha256)
+    mime = req.mime_type or sniff(data)
     with app.connection() as conn:
         _check_rate(conn, app, who)
         row = conn.execute(
@@ -109,7 +111,7 @@ def store_blob(app: App, who: Principal, req: BlobStore) -> dict[str, Any]:
             RETURNING id::text AS id, (xmax = 0) AS created
             """,
             {"scope": scope, "category": req.category, "title": req.title,
-             "filename": req.filename, "mime": req.mime_type, "tags": list(req.tags),
+             "filename": req.filename, "mime": mime, "tags": list(req.tags),
              "meta": Jsonb(req.meta), "size": len(data), "sha": digest, "chunk": CHUNK_BYTES},
         ).fetchone()  # fmt: skip
         assert row is not None

@@ -144,8 +144,9 @@ BLOCK_STATS = Operation(
     input=StatsInput,
     tool=Tool(
         "stats",
-        "What the store holds for you: block counts by scope and type, and the categories in "
-        "use (reuse them when storing).",
+        "What the store holds for you: block counts by scope and type, the categories in use "
+        "(reuse them when storing), and how many governed threads (recorded conversations, "
+        "not categories) there are.",
         idempotent=True,
     ),
 )

@@ -129,24 +129,36 @@ def list_blocks(
 
 
 def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str, Any]:
-    """Counts over the caller's read scopes, or one of them."""
+    """Counts over the caller's read scopes, or one of them. The blocks, categories, scopes and
+    types are the ones listings show (``LISTED``); a governed thread's records (the governor's
+    ``thread/...`` categories) are counted apart, as ``governed_threads`` and
+    ``governed_records``: they are no categories to file knowledge under."""
     scopes = _scopes(who, scope)
+    params = {"scopes": scopes, "category": None}
     with app.connection() as conn:
         total = conn.execute(
-            "SELECT count(*) AS blocks, count(*) FILTER (WHERE is_archived) AS archived, "
-            "count(DISTINCT category) AS categories, max(updated_at) AS last_write "
-            "FROM context_blocks WHERE scope = ANY(%s)",
-            (scopes,),
+            f"""
+            SELECT count(*) FILTER (WHERE listed) AS blocks,
+                   count(*) FILTER (WHERE listed AND is_archived) AS archived,
+                   count(DISTINCT category) FILTER (WHERE listed) AS categories,
+                   max(updated_at) AS last_write,
+                   count(DISTINCT category) FILTER (WHERE NOT listed) AS governed_threads,
+                   count(*) FILTER (WHERE NOT listed) AS governed_records
+              FROM (SELECT category, is_archived, updated_at,
+                           coalesce(({LISTED}), false) AS listed  -- NULL category: NULL
+                      FROM context_blocks WHERE scope = ANY(%(scopes)s)) b
+            """,
+            params,
         ).fetchone()
         by_scope = conn.execute(
-            "SELECT scope, count(*) AS n FROM context_blocks WHERE scope = ANY(%s) "
-            "GROUP BY scope ORDER BY scope",
-            (scopes,),
+            "SELECT scope, count(*) AS n FROM context_blocks WHERE scope = ANY(%(scopes)s) "
+            f"AND {LISTED} GROUP BY scope ORDER BY scope",
+            params,
         ).fetchall()
         by_type = conn.execute(
-            "SELECT block_type, count(*) AS n FROM context_blocks WHERE scope = ANY(%s) "
-            "GROUP BY block_type ORDER BY block_type",
-            (scopes,),
+            "SELECT block_type, count(*) AS n FROM context_blocks WHERE scope = ANY(%(scopes)s) "
+            f"AND {LISTED} GROUP BY block_type ORDER BY block_type",
+            params,
         ).fetchall()
         pending = pending_for_scopes(conn, scopes)
     assert total is not None
@@ -159,10 +171,12 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
 
 
 def block_categories(app: App, who: Principal, scope: str | None = None) -> list[dict[str, Any]]:
+    """The categories blocks are filed under (a governed thread's category is none of them)."""
     with app.connection() as conn:
         rows = conn.execute(
             "SELECT category, count(*) AS blocks, max(updated_at) AS last_write "
-            "FROM context_blocks WHERE scope = ANY(%s) GROUP BY category ORDER BY category",
-            (_scopes(who, scope),),
+            f"FROM context_blocks WHERE scope = ANY(%(scopes)s) AND {LISTED} "
+            "GROUP BY category ORDER BY category",
+            {"scopes": _scopes(who, scope), "category": None},
         ).fetchall()
     return list(rows)

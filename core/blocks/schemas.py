@@ -66,13 +66,20 @@ def _category(value: str) -> str:
     return required_text(value, "category")
 
 
+def _content(value: str) -> str:
+    """Not empty, not only spaces; kept as given (leading spaces may be Markdown)."""
+    if not value.strip():
+        raise ValueError("content must not be empty")
+    return value
+
+
 def _query(value: str) -> str:
     return required_text(value, "query")
 
 
 # Field types with their rules, shared by every request that carries such a field.
 Title = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(one_line_title)]
-Content = Annotated[str, Field(max_length=900_000)]
+Content = Annotated[str, Field(min_length=1, max_length=900_000), AfterValidator(_content)]
 Category = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_category)]
 BlockTypeName = Annotated[str, Field(max_length=50)]
 Tags = Annotated[list[str], AfterValidator(clean_tags)]
@@ -212,6 +219,12 @@ class BlockStats(BaseModel):
     pending_jobs: int = Field(
         default=0, description="Background jobs (embedding, extraction, ...) still to run."
     )
+    governed_threads: int = Field(
+        default=0,
+        description="Conversations the context governor records (its thread/... categories), "
+        "counted apart: their records are not in blocks, categories, by_scope or by_type.",
+    )
+    governed_records: int = Field(default=0, description="The records of those threads.")
 
 
 class CategoryCount(BaseModel):

@@ -119,4 +119,6 @@ def run_stats(app: App, who: Principal, args: StatsInput) -> dict[str, Any]:
         "by_type": totals["by_type"],
         "pending_jobs": totals["pending_jobs"],
         "categories": {c["category"]: c["blocks"] for c in categories},
+        # conversations the governor records: not categories to store knowledge under
+        "governed_threads": totals["governed_threads"],
     }

@@ -38,6 +38,7 @@ from ctx.core.blocks.sections import (
 )
 from ctx.core.blocks.write import prepare_write, record_write, write_values
 from ctx.core.errors import Forbidden, ValidationError
+from ctx.core.validation import error_message
 
 if TYPE_CHECKING:
     from ctx.core.app import App
@@ -271,7 +272,12 @@ def _import_block(app: App, conn: psycopg.Connection[Any], who: Principal, b: Bl
         return "unchanged"
     fields = ("title", "content", "category", "scope", "block_type", "tags", "metadata",
               "sensitivity", "occurred_at")  # fmt: skip
-    req = StoreRequest.model_validate({k: getattr(b, k) for k in fields})
+    try:
+        req = StoreRequest.model_validate({k: getattr(b, k) for k in fields})
+    except pydantic.ValidationError as exc:  # kept before a rule refused it (empty content)
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "block"
+        return f"skipped: {where} {error_message(dict(first))}; ctx no longer stores such a block"
     previous = None if current is None else dict(current)
     write = prepare_write(app, conn, who, req, b.scope, previous, origin="import")
     values = {**write_values(write), "id": b.id, "created_at": b.created_at,

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.errors import Conflict, CtxError
 from ctx.core.governor.chattools import ToolUse, parse_arguments, run_tool, strongest, tool_specs
+from ctx.core.governor.desk import ID_CHARS
 from ctx.core.governor.schemas import (
     CHAT_PREFIX,
     SESSION_RE,
@@ -88,6 +89,8 @@ class ChatTurn:
     session: str
     envelope: dict[str, Any]
     uses: list[ToolUse] = field(default_factory=list)
+    #: the envelope messages the latest model call was given (its backend's trust admits them)
+    admitted: set[int] = field(default_factory=set)
 
     @property
     def pieces(self) -> list[Piece]:
@@ -106,6 +109,7 @@ class ChatTurn:
 
     def _messages(self, admitted: list[Piece], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
         keep = {p.value for p in admitted} | {len(self.envelope["messages"]) - 1}
+        self.admitted = keep
         envelope = [m for i, m in enumerate(self.envelope["messages"]) if i in keep]
         return [*envelope, *extra]
 
@@ -156,7 +160,7 @@ class ChatTurn:
             {
                 "backend": rounds[-1].backend,
                 "model": rounds[-1].model,
-                "citations": self.citations(),
+                "citations": self.citations(text),
                 "usage": self._usage(rounds, text),
                 "rounds": len(rounds),
                 "withheld": rounds[-1].withheld,
@@ -179,9 +183,15 @@ class ChatTurn:
         yield "tool_result", {"name": use.name, "ok": use.ok, "summary": use.summary}
         extra.append({"role": "tool", "tool_call_id": call.id, "content": use.content})
 
-    def citations(self) -> list[str]:
-        """The blocks the model was shown, in the order it saw them."""
+    def citations(self, text: str = "") -> list[str]:
+        """The blocks the model was shown, in the order it saw them: the desk's blocks that
+        ``text`` cites as ``[id]`` (when its backend was given the desk), then every block its
+        tools found."""
         seen: dict[str, None] = {}
+        desk = self.envelope.get("desk") or {}
+        if desk.get("message") in self.admitted:
+            ids = [str(item["id"]) for item in desk.get("items", [])]
+            seen.update(dict.fromkeys(i for i in ids if f"[{i[:ID_CHARS]}" in text))
         for use in self.uses:
             seen.update(dict.fromkeys(use.ids))
         return list(seen)
@@ -207,7 +217,7 @@ class ChatTurn:
             "via": "chat",
             "backend": last.backend,
             "model": last.model,
-            "citations": self.citations(),
+            "citations": self.citations(text),
             "tools": [u.card() for u in self.uses],
         }
         req = CommitRequest.model_validate(

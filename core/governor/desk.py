@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ctx.core.retrieval import QueryRun
 
 ITEM_CHARS = 2000  # a long block is shown by its beginning
+ID_CHARS = 8  # a desk line names its block by this much of its id
 MODEL_STAGES = ("translate", "rerank", "synthesis")  # model calls: never on a prompt's path
 
 
@@ -88,17 +89,20 @@ class FocusVector:
 
 
 def render(row: dict[str, Any], thread: Thread) -> tuple[str, str]:
-    """The desk line of a block and its visibility for this thread."""
+    """The desk line of a block and its visibility for this thread. Each line starts with the
+    block's id (its first ``ID_CHARS`` characters, a prefix ``get`` resolves) in brackets, the
+    form a model is asked to cite."""
     content = " ".join((row["content"] or "").split())
     if len(content) > ITEM_CHARS:
         content = content[:ITEM_CHARS] + "…"
     meta = row["metadata"] or {}
+    ref = f"[{str(row['id'])[:ID_CHARS]}]"
     if row["category"] == thread.category and row["scope"] == thread.scope:
         speaker = meta.get("name") or meta.get("role") or "?"
-        return f"[{when(row['occurred_at'])}] {speaker}: {content}", "thread"
+        return f"{ref} [{when(row['occurred_at'])}] {speaker}: {content}", "thread"
     visibility = "project" if row["scope"] == thread.scope else "team"
     dated = f" ({row['occurred_at']:%Y-%m-%d})" if row["occurred_at"] else ""
-    return f"[{row['category']}] {row['title']}{dated}: {content}", visibility
+    return f"{ref} [{row['category']}] {row['title']}{dated}: {content}", visibility
 
 
 def retrieve(

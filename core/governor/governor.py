@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("ctx.governor")
 DESK_HEADER = (
     "Context retrieved from memory for this turn (earlier conversation and stored notes; it may "
-    "be incomplete, and newer facts win):"
+    "be incomplete, and newer facts win). Each line starts with its block's id in brackets:"
 )
 PINS_HEADER = "Protected context (always kept):"
 
@@ -302,6 +302,9 @@ class Governor:
                     for i in built.desk
                 ],
                 **swap,
+                # where the desk is in ``messages`` (None: no desk), for a caller that must know
+                # whether a backend was shown it
+                "message": built.kinds.index("desk") if "desk" in built.kinds else None,
                 "retrieval_ms": retrieved.took_ms,
             },
             "pins": len(pins),

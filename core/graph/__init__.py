@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     )
     from ctx.core.graph.map_overview import (
         OVERVIEW_JOBS,
+        is_behind,
         overview,
         queue_overview,
         refresh_overview,
@@ -90,6 +91,7 @@ __all__ = [
     "dream_stats",
     "ego",
     "explore",
+    "is_behind",
     "known_pairs",
     "link_rows",
     "list_links",

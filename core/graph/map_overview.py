@@ -7,7 +7,8 @@ confidence), splits it into Louvain communities with a fixed seed (the same link
 the same clusters) and rewrites the scope's rows in ``context_graph_clusters``, ``_members`` and
 ``_cluster_edges`` in one transaction. ``overview`` reads only the caller's scopes, numbers the
 clusters 1..n per request (the stored numbers never leave the database) and shows titles only,
-of blocks that are still live.
+of blocks that are still live. A read finds the map behind the links (made, reviewed or archived
+since the last refresh) and refreshes it first, so links show as soon as they exist.
 """
 
 from __future__ import annotations
@@ -152,17 +153,37 @@ SELECT (SELECT max(refreshed_at) FROM context_graph_clusters) AS refreshed,
 """
 
 
+def is_behind(conn: psycopg.Connection[Any]) -> bool:
+    """Whether the map is behind the links: links made or reviewed since its refresh, a member
+    archived since, or a live link whose blocks it does not hold (one brought back from the
+    archive)."""
+    row = conn.execute(_STALE).fetchone()
+    assert row is not None
+    changed = row["changed"] is not None and (
+        row["refreshed"] is None or row["changed"] > row["refreshed"]
+    )
+    return bool(changed or row["archived"] or row["missing"])
+
+
+def refresh_if_behind(conn: psycopg.Connection[Any]) -> bool:
+    """Refresh the map in the caller's transaction when it is behind; True when it did. Looked
+    at again once the refresh lock is held: a reader that waited on another's refresh finds the
+    map current and reads it."""
+    if not is_behind(conn):
+        return False
+    conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_CLASS,))
+    if not is_behind(conn):
+        return False
+    totals = refresh_overview(conn)
+    log.info("graph overview refreshed on read", extra=totals)
+    return True
+
+
 def sweep_overview(app: App) -> int:
-    """Queue a refresh when the map is behind: links made or reviewed since, a member archived
-    since, or a live link whose blocks the map does not hold (one brought back from the
-    archive). Dream queues one itself after a cycle; this catches everything else."""
+    """Queue a refresh when the map is behind. Dream queues one itself after a cycle and a read
+    of the map refreshes it when it is behind; this keeps it current between reads."""
     with app.connection() as conn:
-        row = conn.execute(_STALE).fetchone()
-        assert row is not None
-        behind = row["changed"] is not None and (
-            row["refreshed"] is None or row["changed"] > row["refreshed"]
-        )
-        if not (behind or row["archived"] or row["missing"]):
+        if not is_behind(conn):
             return 0
         queue_overview(conn)
     return 1
@@ -224,7 +245,8 @@ def _titles(
 def overview(
     app: App, who: Principal, *, max_clusters: int = 50, titles_per_cluster: int = 5
 ) -> dict[str, Any]:
-    """The topic map of the caller's read scopes: ``{"clusters": [{"id", "scope", "size",
+    """The topic map of the caller's read scopes, refreshed first when it is behind the links:
+    ``{"clusters": [{"id", "scope", "size",
     "links", "titles": [{"id", "title", "degree"}]}], "edges": [{"source", "target", "links",
     "weight"}], "totals", "refreshed_at"}``. Cluster ids are ordinals of this answer (1 is the
     largest), edges name them; titles only, never content."""
@@ -232,6 +254,7 @@ def overview(
     titles_per_cluster = max(0, min(int(titles_per_cluster), MAX_TITLES))
     scopes = list(who.read_scopes)
     with app.connection() as conn:
+        refresh_if_behind(conn)  # links made since the last refresh show now, not minutes later
         stored = _clusters(conn, scopes)
         shown = stored[:max_clusters]
         titles = _titles(conn, scopes, titles_per_cluster) if titles_per_cluster else {}

@@ -173,8 +173,8 @@ def _typo(a: str, b: str) -> bool:
 
 def word_changes(a: str, b: str) -> tuple[list[str], list[str]]:
     """The words only ``a`` has and only ``b`` has, in order; two empty lists mean the texts say
-    the same in the same words in the same order. A typo (a word within two edits of the word in
-    its place) is no change; a word moved elsewhere is ("Alice pays Bob" / "Bob pays Alice")."""
+    the same in the same words in the same order. A typo (``_typo``: one edit in a word of six
+    letters or more, in its place) is no change; a word moved elsewhere is ("Alice pays Bob" / "Bob pays Alice")."""
     ta, tb = _tokens(a), _tokens(b)
     only_a: list[str] = []
     only_b: list[str] = []

@@ -252,9 +252,29 @@ def pending_for_scopes(
 
 
 def finish(conn: psycopg.Connection[Any], job_ids: list[int]) -> None:
-    """Done jobs are deleted: the write log is the audit trail, the queue stays small."""
+    """Done jobs are deleted (the write log is the audit trail, the queue stays small) and
+    counted per kind in ``context_job_totals``. A job another finish deleted first (a worker's
+    and a query's inline path both ran it) is counted once."""
     if job_ids:
-        conn.execute("DELETE FROM context_jobs WHERE id = ANY(%s)", (job_ids,))
+        conn.execute(
+            """
+            WITH gone AS (DELETE FROM context_jobs WHERE id = ANY(%s) RETURNING kind)
+            INSERT INTO context_job_totals AS t (kind, done, last_done_at)
+            SELECT kind, count(*), now() FROM gone GROUP BY kind ORDER BY kind
+            ON CONFLICT (kind) DO UPDATE
+               SET done = t.done + EXCLUDED.done, last_done_at = EXCLUDED.last_done_at
+            """,
+            (job_ids,),
+        )
+
+
+def done_totals(conn: psycopg.Connection[Any]) -> dict[str, dict[str, Any]]:
+    """Per kind, the jobs done so far and when the last one was: ``{kind: {"done",
+    "last_done_at"}}``."""
+    rows = conn.execute(
+        "SELECT kind, done, last_done_at FROM context_job_totals ORDER BY kind"
+    ).fetchall()
+    return {r["kind"]: {"done": int(r["done"]), "last_done_at": r["last_done_at"]} for r in rows}
 
 
 # With an owner given, only that lease's claim is settled: a job another worker has taken back

@@ -136,27 +136,33 @@ def resolve(app: App, scope: str, category: str, sources: Iterable[str] | None =
                     pairs[(row.id, target)] = None
         if not pairs:
             return 0
-        cur = conn.execute(
+        # The user wrote these links: confirmed, never "to confirm". The same pair proposed by
+        # Dream first is confirmed too; one a person rejected stays rejected.
+        made = conn.execute(
             """
-            INSERT INTO context_links (source_id, target_id, link_type, confidence, origin, note)
-            SELECT s, t, 'topical', 1.0, 'user', %s
+            INSERT INTO context_links (source_id, target_id, link_type, confidence, origin, note,
+                                       status)
+            SELECT s, t, 'topical', 1.0, 'user', %s, 'confirmed'
               FROM unnest(%s::uuid[], %s::uuid[]) AS p(s, t)
-            ON CONFLICT DO NOTHING
+            ON CONFLICT (source_id, target_id, link_type) DO UPDATE SET status = 'confirmed'
+             WHERE context_links.status = 'active'
+            RETURNING (xmax = 0) AS inserted
             """,
             (NOTE, [s for s, _ in pairs], [t for _, t in pairs]),
-        )
-        return max(cur.rowcount, 0)
+        ).fetchall()
+        return sum(1 for r in made if r["inserted"])
 
 
 def forget(app: App, scope: str, sources: list[str]) -> None:
-    """Drop the active wikilinks of blocks about to be linked again (an edit may remove some);
-    links a person confirmed or rejected stay."""
+    """Drop the wikilinks of blocks about to be linked again (an edit may remove some); links a
+    person reviewed (confirmed or rejected in review) stay."""
     if not sources:
         return
     with app.connection() as conn:
         conn.execute(
             "DELETE FROM context_links l USING context_blocks b "
             "WHERE l.source_id = b.id AND b.scope = %s AND l.source_id = ANY(%s::uuid[]) "
-            "AND l.origin = 'user' AND l.note = %s AND l.status = 'active'",
+            "AND l.origin = 'user' AND l.note = %s AND l.status <> 'rejected' "
+            "AND l.reviewed_at IS NULL",
             (scope, sources, NOTE),
         )

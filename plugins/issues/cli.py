@@ -59,7 +59,7 @@ def _print(data: dict[str, Any], as_json: bool, text: str) -> None:
 @presents(LIST_ISSUES)
 def list_issues(
     ctx: typer.Context,
-    state: Annotated[str | None, typer.Option(help="open or closed")] = None,
+    state: Annotated[str | None, typer.Option(help="open, closed or all (the default)")] = None,
     label: Annotated[str | None, typer.Option(help="Only issues with this label.")] = None,
     assignee: Annotated[str | None, typer.Option(help="Only issues assigned to this name.")] = None,
     text: Annotated[
@@ -70,8 +70,6 @@ def list_issues(
     as_json: JsonOpt = False,
 ) -> None:
     """Issues you can read, newest first."""
-    if state not in (None, "open", "closed"):
-        raise ValidationError(f"--state must be open or closed, not {state!r}", field="state")
     params = {"state": state, "label": label, "assignee": assignee, "text": text}
     data = call(ctx, LIST_ISSUES, {**params, "scope": scope, "limit": limit})
     _print(data, as_json, "\n".join(_line(i) for i in data["issues"]) or "no issues")

@@ -53,7 +53,7 @@ LIST_ISSUES = Operation(
     rest=Rest("GET", "/api/issues"),
     tool=ToolSurface(
         "issue_list",
-        "List issues you can read, newest first; filter by state (open/closed), label, "
+        "List issues you can read, newest first; filter by state (open, closed or all), label, "
         "assignee or text.",
         run=f"{TOOLS}:run_list",
         idempotent=True,

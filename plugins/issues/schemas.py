@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
 from ctx.core import Strict
 
@@ -18,6 +18,11 @@ Body = Annotated[str, Field(max_length=200_000)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Reason = Literal["completed", "not_planned", "duplicate"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+#: ``all`` (what the workbench's filter offers) is no filter on the state, as is leaving it out.
+State = Annotated[
+    Literal["open", "closed", "all"] | None,
+    AfterValidator(lambda value: None if value == "all" else value),
+]
 CommentBody = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200_000)
 ]
@@ -59,7 +64,7 @@ class IssueFilter(Request):
     # Read from the query string (GET /api/issues), where every value is text: "5" is a limit.
     model_config = ConfigDict(strict=False)
 
-    state: Literal["open", "closed"] | None = Field(default=None, description="open or closed.")
+    state: State = Field(default=None, description="open, closed or all (the default).")
     label: Name | None = Field(default=None, description="Only issues with this label.")
     assignee: Name | None = Field(default=None, description="Only issues assigned to this name.")
     text: Text | None = Field(default=None, description="Words in the title or body.")

@@ -60,9 +60,9 @@ class Filters:
     scope: str = ""
 
     def query(self) -> dict[str, Any]:
-        """The filters for ``IssueFilter`` (``all`` states is no state filter)."""
+        """The filters for ``IssueFilter``."""
         return {
-            "state": None if self.state == "all" else self.state,
+            "state": self.state,
             "label": self.label or None,
             "assignee": self.assignee or None,
             "text": self.text or None,

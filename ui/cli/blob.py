@@ -50,7 +50,9 @@ def put(
     title: Annotated[str | None, typer.Option(help="Default: the file name.")] = None,
     category: Annotated[str, typer.Option(help="Blobs upsert by category and title.")] = "files",
     tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="A tag (repeat).")] = None,
-    mime: Annotated[str | None, typer.Option(help="Default: guessed from the name.")] = None,
+    mime: Annotated[
+        str | None, typer.Option(help="Default: guessed from the name, else from the bytes.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Store a file in your home scope (replaces the blob of the same category and title)."""
@@ -60,7 +62,7 @@ def put(
         "title": title or file.name,
         "category": category,
         "filename": file.name,
-        "mime_type": mime or mimetypes.guess_type(file.name)[0] or "application/octet-stream",
+        "mime_type": mime or mimetypes.guess_type(file.name)[0],  # None: the server sniffs it
         "tags": tag or [],
         "sha256": _sha256(file),
     }

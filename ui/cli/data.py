@@ -295,6 +295,12 @@ def stats(as_json: JsonOpt = False) -> None:
         console.print(f"  scope {scope}: {n}", markup=False)
     for name, n in result["by_type"].items():
         console.print(f"  type {name}: {n}", markup=False)
+    if result.get("governed_threads"):
+        console.print(
+            f"  governed threads: {result['governed_threads']} "
+            f"({result['governed_records']} records, not counted above)",
+            markup=False,
+        )
 
 
 @presents(MANAGE_BLOCKS)

@@ -158,3 +158,20 @@ def test_cross_scope_links_stay_out_of_the_map(app: App) -> None:
     _link(app, a, b, 0.9)
     _refresh(app)
     assert graph.overview(app, BOTH)["clusters"] == []
+
+
+def test_links_show_on_the_next_read_without_a_refresh_job(app: App) -> None:
+    """The map was read as it was last refreshed: "No clusters yet" with live links until the
+    sweep (every five minutes) or a Dream cycle queued a refresh. A read refreshes a map that is
+    behind the links."""
+    assert graph.overview(app, ALPHA)["clusters"] == []
+    ids = _two_groups(app, ALPHA, "Alpha")
+    out = graph.overview(app, ALPHA)  # no job queued, none run
+    assert [c["size"] for c in out["clusters"]] == [3, 2] and out["refreshed_at"] is not None
+    with app.connection() as conn:
+        assert not graph.is_behind(conn)
+    _link(app, ids["x3"], ids["y1"], 0.9)  # one link more: read at once
+    assert sum(c["size"] for c in graph.overview(app, ALPHA)["clusters"]) == 5
+    assert graph.overview(app, ALPHA)["totals"]["links"] == 5
+    blocks.set_archived(app, ALPHA, ids["y2"], True)
+    assert sum(c["size"] for c in graph.overview(app, ALPHA)["clusters"]) == 4

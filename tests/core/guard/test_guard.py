@@ -3,6 +3,7 @@ flagged, unrelated notes clean, another scope never revealed, failures contained
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -310,6 +311,23 @@ def test_types_without_dedup_are_not_checked(app: App, alpha: Any) -> None:
 )
 def test_the_word_check(a: str, b: str, same: bool) -> None:
     assert (word_changes(a, b) == ([], [])) is same
+
+
+def test_the_guide_states_the_typo_rule_the_word_check_applies() -> None:
+    """docs/guard-dream.md once promised typos "within two edits" of any word; the check allows
+    one edit, in words of six letters or more. The guide's wording and examples hold here."""
+    guide = " ".join((Path(__file__).parents[3] / "docs" / "guard-dream.md").read_text().split())
+    assert "a word of six letters or more that differs from the word in its place by one edit" in (
+        guide
+    )
+    assert "two edits" not in guide
+    assert '"recieve" / "receive" is a typo' in guide
+    assert word_changes("We recieve it.", "We receive it.") == ([], [])
+    for a, b in (("server01", "server02"), ("Monday", "Sunday"), ("cat", "cut")):
+        assert f'"{a}" / "{b}"' in guide
+        assert word_changes(f"It is {a}.", f"It is {b}.") != ([], [])
+    assert word_changes("The nightly run.", "The nihgtlly run.") != ([], [])  # two edits
+    assert word_changes("Our plans.", "Our plant.") != ([], [])  # one edit, five letters
 
 
 def test_titles_must_not_name_other_values(app: App, alpha: Any) -> None:

@@ -70,6 +70,30 @@ def test_notes_state_links_and_finish(app: App, alice: Ingest) -> None:
     assert meta["source"] == "obsidian" and meta["vault"] == "v" and meta["path"] == "A.md"
 
 
+def test_wikilinks_the_user_wrote_arrive_confirmed(app: App, alice: Ingest) -> None:
+    """A wikilink is the user's own link: confirmed on ingest, never among the "topical links to
+    confirm"; an edit that drops it still drops it, and a link rejected in review stays so."""
+    alice.notes("v", [note("A.md", "to [[B]] and [[C]]", links=["B", "C"]), note("B.md"),
+                      note("C.md")])  # fmt: skip
+    stats = alice.client.get("/api/dream/stats", headers=alice.headers).json()
+    assert stats["links"] == {"topical": {"confirmed": 2}}
+    active = alice.client.get("/api/dream/links", params={"status": "active"},
+                              headers=alice.headers).json()  # fmt: skip
+    assert active["links"] == []
+    to_c = next(link for link in alice.client.get("/api/dream/links", headers=alice.headers)
+                .json()["links"] if link["target_title"] == "C")  # fmt: skip
+    r = alice.client.post(f"/api/dream/links/{to_c['id']}", json={"action": "delete"},
+                          headers=alice.headers)  # fmt: skip
+    assert r.status_code == 200, r.text
+    alice.notes("v", [note("A.md", "to [[C]] only", links=["C"])])  # [[B]] dropped by an edit
+    with app.connection() as conn:
+        rows = conn.execute(
+            "SELECT t.title, l.status FROM context_links l "
+            "JOIN context_blocks t ON t.id = l.target_id ORDER BY t.title"
+        ).fetchall()
+    assert [(r["title"], r["status"]) for r in rows] == [("C", "rejected")]
+
+
 def test_an_edit_that_drops_a_chunk_archives_it(app: App, alice: Ingest) -> None:
     two = note("N.md")
     two["chunks"] = [{"content": "one"}, {"content": "two"}]

@@ -33,6 +33,7 @@ def test_list_filters_newest_first(alice: Any) -> None:
     titles = lambda **q: [i["title"] for i in alice.call("GET", "", params=q).json()["issues"]]  # noqa: E731
     assert titles() == ["Typo in docs", "Slow query"]
     assert titles(state="open") == ["Slow query"]
+    assert titles(state="all") == ["Typo in docs", "Slow query"]  # what the workbench offers
     assert titles(label="docs") == ["Typo in docs"]
     assert titles(assignee="ann") == ["Slow query"]
     assert titles(text="teh") == ["Typo in docs"]

@@ -29,6 +29,8 @@ def test_the_commands_round_trip(served: App, capsys: pytest.CaptureFixture[str]
     capsys.readouterr()
     assert run(["issues", "list", "--state", "open"], served) == 0
     assert "Broken link in footer" in capsys.readouterr().out
+    assert run(["issues", "list", "--state", "all"], served) == 0
+    assert "Broken link in footer" in capsys.readouterr().out
     assert run(["issues", "show", "1"], served) == 0
     assert "fixed upstream" in capsys.readouterr().out
 
@@ -36,7 +38,7 @@ def test_the_commands_round_trip(served: App, capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["issues", "list", "--state", "done"], "--state must be open or closed"),
+        (["issues", "list", "--state", "done"], "state: must be one of open, closed or all"),
         (["issues", "close", "1", "--reason", "bored"], "--reason must be"),
         (["issues", "show", "9"], "no issue #9"),
         (["issues", "show", "0"], "NUMBER"),

@@ -86,6 +86,17 @@ def test_malformed_store_fields_are_refused(probe: Probe) -> None:
         _assert_clear_error(probe.post("/api/store", json=body), 422, words)
 
 
+def test_empty_content_is_refused_on_store_and_on_update(probe: Probe) -> None:
+    """A block without content holds nothing: refused by the request model every path shares."""
+    existing = probe.post("/api/manage", json={"action": "list"}).json()["blocks"][0]["id"]
+    for content in ("", "   ", "\n\t \n"):
+        r = probe.post("/api/store", json={"title": "Empty", "content": content})
+        _assert_clear_error(r, 422, "content", "must not be empty")
+        assert r.json()["field"] == "content"
+        change = {"action": "update", "id": existing, "changes": {"content": content}}
+        _assert_clear_error(probe.post("/api/manage", json=change), 422, "must not be empty")
+
+
 def test_content_over_the_field_limit_is_refused(probe: Probe) -> None:
     r = probe.post("/api/store", json={"title": "Existing", "content": "x" * 900_001})
     _assert_clear_error(r, 422, "content")

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from live import live_server
+from vault_kit import pdf_bytes
 
 from ctx.core import App
 from ctx.core.runtime import set_setting
@@ -186,3 +188,56 @@ def test_the_cli_puts_and_gets_files(
         assert run(["blob", "get", blob_id], app) == 2
         assert "no such blob" in capsys.readouterr().err
         assert run(["blob", "put", str(tmp_path / "missing.bin")], app) == 2
+
+
+def _image(kind: str) -> bytes:
+    from PIL import Image  # fpdf2, which the ingest tests use, brings Pillow
+
+    out = io.BytesIO()
+    Image.new("RGB", (3, 2), (200, 30, 30)).save(out, format=kind)
+    return out.getvalue()
+
+
+def test_a_blob_stored_without_a_type_gets_the_type_its_bytes_start_with(
+    client: Any, keys: Any
+) -> None:
+    token = keys.make("team")
+    files = {
+        "image/png": _image("PNG"),
+        "image/jpeg": _image("JPEG"),
+        "image/gif": _image("GIF"),
+        "image/webp": _image("WEBP"),
+        "application/pdf": pdf_bytes(["Seite eins"]),
+        "text/plain": "Grüße aus Köln\nline two\n".encode(),
+        "application/octet-stream": b"\x00\x01\x02binary\xff",
+    }
+    for expected, data in files.items():
+        r = _store(client, token, data, title=f"no type {expected}")
+        assert r.status_code == 200, r.text
+        got = client.post("/api/blob/fetch", json={"id": r.json()["id"], "meta_only": True},
+                          headers=_h(token)).json()  # fmt: skip
+        assert got["mime_type"] == expected
+        raw = client.get(f"/api/blob/{r.json()['id']}/raw", headers=_h(token))
+        assert raw.content == data and raw.headers["content-type"].startswith(expected)
+    found = client.post("/api/blob/search", json={"mime_type": "image/"}, headers=_h(token))
+    assert len(found.json()["blobs"]) == 4
+    given = _store(client, token, _image("PNG"), title="typed", mime_type="image/x-custom")
+    assert given.status_code == 200  # a type given is kept as given
+    kept = client.post("/api/blob/fetch", json={"id": given.json()["id"], "meta_only": True},
+                       headers=_h(token)).json()  # fmt: skip
+    assert kept["mime_type"] == "image/x-custom"
+
+
+def test_the_cli_leaves_an_unguessable_name_to_the_bytes(
+    app: App, keys: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    src = tmp_path / "screenshot"  # no extension: nothing to guess from
+    src.write_bytes(_image("PNG"))
+    with live_server(app) as url:
+        monkeypatch.setenv("CTX_URL", url)
+        monkeypatch.setenv("CTX_API_KEY", keys.make("team"))
+        assert run(["blob", "put", str(src)], app) == 0
+        capsys.readouterr()
+        assert run(["blob", "list", "--json"], app) == 0
+        assert '"mime_type": "image/png"' in capsys.readouterr().out

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from governor_kit import record_thread
+from live import live_server
+
 from ctx.core import App
+from ctx.core.access import authenticate
 from ctx.core.runtime import set_setting
+from ctx.core.tools import call_tool
+from ctx.ui.cli import run
 
 
 def _count(app: App, table: str) -> int:
@@ -145,3 +152,48 @@ def test_store_follows_the_edited_type_row(app: App, keys: Any, client: Any) -> 
             "SELECT kind FROM context_jobs WHERE payload->>'block_id' = %s", (stored["id"],)
         ).fetchall()
     assert [k["kind"] for k in kinds] == ["temporal"]
+
+
+def test_governed_threads_are_counted_apart_from_blocks_and_categories(
+    app: App, keys: Any, client: Any, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """A thread's records (``thread/...`` categories, ``event`` blocks) crowded the stats and the
+    categories an agent is told to reuse; they are counted apart, never offered as categories."""
+    token = keys.make("alpha")
+    h = {"X-Context-Key": token}
+    for title, category in (("Backups", "ops"), ("Pool size", "db")):
+        r = client.post("/api/store", json={"title": title, "content": f"About {title}.",
+                                           "category": category}, headers=h)  # fmt: skip
+        assert r.status_code == 200, r.text
+    record_thread(client, h, "agent-1", "We moved staging to db-7.", "Noted.")
+    record_thread(client, h, "agent-2", "What is the pool size?")
+    with app.connection() as conn:
+        records = conn.execute(
+            "SELECT count(*) AS n FROM context_blocks WHERE category LIKE 'thread/%%'"
+        ).fetchone()
+        who = authenticate(conn, token)
+    assert records["n"] == 3  # the records are there, as blocks of the thread categories
+
+    stats = client.post("/api/manage", json={"action": "stats"}, headers=h).json()["stats"]
+    assert (stats["blocks"], stats["categories"]) == (2, 2)
+    assert stats["by_scope"] == {"alpha": 2} and stats["by_type"] == {"knowledge": 2}
+    assert (stats["governed_threads"], stats["governed_records"]) == (2, 3)
+    cats = client.post("/api/manage", json={"action": "categories"}, headers=h).json()
+    assert [c["category"] for c in cats["categories"]] == ["db", "ops"]
+
+    tool = call_tool(app, who, "stats", {})
+    assert tool.error is None, tool.error
+    assert tool.result["categories"] == {"db": 1, "ops": 1}
+    assert tool.result["blocks"] == 2 and tool.result["governed_threads"] == 2
+
+    with live_server(app) as url:
+        monkeypatch.setenv("CTX_URL", url)
+        monkeypatch.setenv("CTX_API_KEY", token)
+        assert run(["stats"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("2 blocks (0 archived) in 2 categories")
+        assert "governed threads: 2 (3 records, not counted above)" in out
+        assert "thread/" not in out and "type event" not in out
+        assert run(["categories"]) == 0
+        assert "thread/" not in capsys.readouterr().out

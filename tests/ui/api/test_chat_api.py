@@ -112,6 +112,33 @@ def test_a_turn_with_a_tool_round_streams_its_events_and_is_committed(
     assert len(client.get(f"/api/chat/sessions/{session}", headers=alpha).json()["turns"]) == 4
 
 
+def test_the_memory_context_names_each_block_by_the_id_the_model_is_asked_to_cite(
+    client: Any, app: App, srv: Any, alpha: dict[str, str]
+) -> None:
+    """The system prompt asks the model to cite block ids like [3f2a9c1e]: the memory context it
+    is sent gives each block's id in that form, and an answer that cites one from it (without a
+    tool call) links to that block."""
+    add_backend(app, srv, ["chat"])
+    block = _store(client, alpha, "Harbour location",
+                   "The harbour lies north of the old mill, past the lighthouse.")  # fmt: skip
+    other = _store(client, alpha, "Harbour office", "The harbour office opens at eight.")
+    answer = f"North of the old mill [{block[:8]}]."
+    srv.chat_replies = [answer]
+    events = _chat(client, alpha, message="Where is the harbour?")
+    (sent,) = _sent(srv)
+    desk = [m["content"] for m in sent["messages"] if m["role"] == "system"
+            and m["content"].startswith("Context retrieved from memory")]  # fmt: skip
+    assert len(desk) == 1 and "its block's id in brackets" in desk[0]
+    lines = desk[0].splitlines()[1:]
+    assert f"[{block[:8]}] [general] Harbour location: The harbour lies north" in lines[0]
+    assert all(line.startswith("[") and line[9] == "]" for line in lines)
+    assert any(line.startswith(f"[{other[:8]}]") for line in lines)
+    done = events[-1][1]
+    assert done["text"] == answer and done["citations"] == [block]  # cited: only what it cited
+    turns = client.get(f"/api/chat/sessions/{events[0][1]['id']}", headers=alpha).json()["turns"]
+    assert turns[1]["citations"] == [block]
+
+
 def test_bad_input_is_refused_before_the_stream_and_stores_nothing(
     client: Any, app: App, srv: Any, alpha: dict[str, str]
 ) -> None:

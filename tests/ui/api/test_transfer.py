@@ -158,6 +158,29 @@ def test_a_clashing_title_or_an_id_of_another_scope_is_skipped_and_named(
     assert r["created"] == {}
 
 
+def test_a_block_stored_before_empty_content_was_refused_is_skipped_and_named(
+    app: App, client: Any, keys: Any
+) -> None:
+    """Empty content is refused on every path now; an export may still hold a block stored
+    before. Its import skips it with the reason (it was a 500) and imports the rest."""
+    token = keys.make("team")
+    ids = _filled(app, client, token)
+    with app.connection() as conn:
+        conn.execute("UPDATE context_blocks SET content = '' WHERE id = %s", (ids[0],))
+    records = _export(client, token)
+    with app.connection() as conn:
+        conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
+    r = client.post("/api/import", json={"records": records}, headers=_h(token))
+    assert r.status_code == 200, r.text
+    assert r.json()["blocks_created"] == 2
+    skipped = r.json()["skipped"]
+    assert skipped[0] == {
+        "id": ids[0],
+        "reason": "content must not be empty; ctx no longer stores such a block",
+    }
+    assert [s["reason"] for s in skipped[1:]] == ["one of its blocks is not here"]  # its link
+
+
 @pytest.mark.parametrize(
     ("records", "says"),
     [

@@ -158,6 +158,8 @@ def test_bad_arguments_are_tool_errors_and_the_server_carries_on(server: str, ke
                 error_text(await c.call_tool("timeline", {})),
                 error_text(await c.call_tool("store", {"title": "a\x00", "content": "x"})),
                 error_text(await c.call_tool("nope", {})),
+                error_text(await c.call_tool("store", {"title": "Empty", "content": ""})),
+                error_text(await c.call_tool("store", {"title": "Empty", "content": " \n "})),
             ]
             return errors, await c.call_tool("stats", {})
 
@@ -171,6 +173,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_carries_on(server: str, ke
     assert "give when" in errors[6]
     assert "NUL" in errors[7] or "null character" in errors[7].lower()
     assert "unknown tool 'nope'" in errors[8]
+    assert all("content" in e and "must not be empty" in e for e in errors[9:])
     assert payload(after)["blocks"] == 0
 
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
+import click
+import typer
 from fastapi.testclient import TestClient
 from web_kit import SIGNIN_RE, Browser, make_key
 
 from ctx.core import App, access
+from ctx.ui.cli import build_cli
+
+UI = Path(__file__).resolve().parents[3] / "ui"
+PLUGINS = UI.parent / "plugins"
 
 
 def test_a_page_without_a_session_redirects_to_sign_in(server: TestClient) -> None:
@@ -163,3 +171,32 @@ def test_the_dashboard_counts_only_readable_scopes(app: App, browser: Browser, a
 def _principal(app: App, home: str) -> Any:
     with app.connection() as conn:
         return access.authenticate(conn, make_key(app, home))
+
+
+def _command(words: list[str]) -> click.Command | None:
+    """The command ``ctx WORDS...`` runs (options and arguments after it ignored), or None."""
+    command: click.Command | None = typer.main.get_command(build_cli())
+    for word in words:
+        if not isinstance(command, click.Group) or word.startswith("-"):
+            break
+        command = command.get_command(click.Context(command), word)
+        if command is None:
+            return None
+    return None if isinstance(command, click.Group) else command
+
+
+def test_the_commands_the_pages_name_exist(server: TestClient) -> None:
+    """The sign-in page said `ctx key create`, a command that does not exist (it is `ctx keys
+    create`). Every command a page names in <code> is one the command line has."""
+    page = server.get("/signin").text
+    assert "<code>ctx keys create</code> makes one" in page
+    roots = [UI / "web" / "templates", UI / "oauth" / "templates", PLUGINS / "issues" / "templates"]
+    named = {
+        code
+        for root in roots
+        for path in root.rglob("*.html")
+        for code in re.findall(r"<code>ctx ([^<{]+)</code>", path.read_text())
+    }
+    assert "keys create" in named and "keys revoke" in named
+    for code in sorted(named):
+        assert _command(code.split()) is not None, f"a page names `ctx {code}`, no such command"

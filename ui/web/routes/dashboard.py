@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 
 from ctx.core import App, Principal, blocks, graph, guard, llm
 from ctx.core.blocks import ManageRequest
-from ctx.core.runtime import counts
+from ctx.core.runtime import counts, done_totals
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.render import render
 
@@ -30,24 +30,31 @@ QUEUES = ("embed", "temporal", "guard", "dream")
 
 
 def queues(app: App) -> list[dict[str, Any]]:
-    """Each job kind with its counts and the share done."""
+    """Each job kind with what waits, what failed, what is done (done jobs leave the queue and
+    are counted apart) and the share done."""
     with app.connection() as conn:
         by_kind = counts(conn)
+        done = done_totals(conn)
     rows = []
     order = {name: i for i, name in enumerate(QUEUES)}
-    for kind in sorted(by_kind, key=lambda k: (order.get(k.split(".")[0], 99), k)):
-        states = by_kind[kind]
-        total = sum(states.values())
-        done = states.get("done", 0)
-        waiting = states.get("pending", 0) + states.get("running", 0)
+    for kind in sorted(
+        by_kind.keys() | done.keys(), key=lambda k: (order.get(k.split(".")[0], 99), k)
+    ):
+        states = by_kind.get(kind, {})
+        finished = done.get(kind, {"done": 0, "last_done_at": None})
+        waiting = states.get("queued", 0) + states.get("running", 0)
+        failed = states.get("failed", 0) + states.get("quarantined", 0)
+        total = waiting + failed + finished["done"]
         rows.append(
             {
                 "kind": kind,
                 "states": states,
                 "total": total,
                 "waiting": waiting,
-                "failed": states.get("failed", 0) + states.get("dead", 0),
-                "percent": round(100 * done / total) if total else 100,
+                "failed": failed,
+                "done": finished["done"],
+                "last_done_at": finished["last_done_at"],
+                "percent": round(100 * finished["done"] / total) if total else 100,
             }
         )
     return rows
