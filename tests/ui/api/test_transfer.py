@@ -172,13 +172,16 @@ def test_a_block_stored_before_empty_content_was_refused_is_skipped_and_named(
         conn.execute("DELETE FROM context_blocks WHERE scope = 'team'")
     r = client.post("/api/import", json={"records": records}, headers=_h(token))
     assert r.status_code == 200, r.text
-    assert r.json()["blocks_created"] == 2
+    assert r.json()["created"]["block"] == 2
     skipped = r.json()["skipped"]
     assert skipped[0] == {
-        "id": ids[0],
+        "type": "block",
+        "ref": ids[0],
         "reason": "content must not be empty; ctx no longer stores such a block",
     }
-    assert [s["reason"] for s in skipped[1:]] == ["one of its blocks is not here"]  # its link
+    assert [(s["type"], s["reason"]) for s in skipped[1:]] == [
+        ("link", f"block {ids[0]} is not here")  # its link
+    ]
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,7 @@ NOT_CARRIED = {
     "context_web_sessions": "the server's sign-ins",
     "context_rate_counts": "the server's rate limits",
     "context_jobs": "the server's work queue (an import queues its own)",
+    "context_job_totals": "the server's count of the jobs it ran",
     "context_llm_log": "the server's call log",
     "context_write_log": "the server's audit log (an import writes its own rows)",
     "issue_webhook_deliveries": "the server's webhook dedupe",
