@@ -11,7 +11,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from ctx.core.embed.context import refresh_blocks
+from ctx.core.embed.context import lock_sequences, refresh_blocks
 from ctx.core.embed.generation_rows import target_generations
 from ctx.core.embed.wire import binary_vectors, halfvec
 from ctx.core.errors import EmbeddingError, error_text
@@ -21,6 +21,7 @@ from ctx.core.runtime import (
     claim_for_scopes,
     finish,
     pending_for_scopes,
+    retried,
     run_batch,
     running_for_scopes,
 )
@@ -45,12 +46,13 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
     """Embed the given blocks into the active (and a building) generation inside the caller's
     transaction; return rows written. The model runs while ``conn`` is held: for the caller
     that must write in the same transaction (the governor's indexer); everyone else calls
-    ``embed_block_ids``."""
+    ``embed_block_ids``. Blocks deleted or changed by others while the model ran are left
+    out."""
     rows = _embeddable(conn, block_ids)
     if not rows:
         return 0
     gens = target_generations(conn)
-    return _write_vectors(app, conn, rows, _vectors(app, gens, rows))
+    return write_vectors(app, conn, rows, _vectors(app, gens, rows))
 
 
 def embed_block_ids(app: App, block_ids: list[str]) -> int:
@@ -63,19 +65,12 @@ def embed_block_ids(app: App, block_ids: list[str]) -> int:
     if not rows:
         return 0
     vectors = _vectors(app, gens, rows)
-    with app.connection() as conn:
-        current = {
-            (str(r["id"]), r["content_hash"])
-            for r in conn.execute(
-                "SELECT id, content_hash FROM context_blocks WHERE id = ANY(%s) FOR KEY SHARE",
-                ([r["id"] for r in rows],),
-            ).fetchall()
-        }
-        keep = [i for i, r in enumerate(rows) if (str(r["id"]), r["content_hash"]) in current]
-        if len(keep) < len(rows):
-            rows = [rows[i] for i in keep]
-            vectors = [(gen, None if v is None else v[keep]) for gen, v in vectors]
-        return _write_vectors(app, conn, rows, vectors) if rows else 0
+
+    def write() -> int:
+        with app.connection() as conn:
+            return write_vectors(app, conn, rows, vectors)
+
+    return retried(write)
 
 
 def _embeddable(conn: psycopg.Connection[Any], block_ids: list[str]) -> list[dict[str, Any]]:
@@ -117,12 +112,40 @@ def _vectors(
     return out
 
 
-def _write_vectors(
+def write_vectors(
     app: App,
     conn: psycopg.Connection[Any],
     rows: list[dict[str, Any]],
     vectors: list[tuple[dict[str, Any], np.ndarray | None]],
 ) -> int:
+    """Write each generation's vectors of ``rows`` (``id``, ``content_hash``) with their context
+    vectors; return rows written.
+
+    Only blocks still there with the content that was embedded are written, kept so until the
+    transaction ends (``FOR KEY SHARE``): a block deleted, or changed, while the model ran is
+    left out, and the rest of the batch is written. Every writer of vectors locks in one order,
+    so two of them never wait for each other: the blocks by id, then the sequence locks of every
+    place they are in (``lock_sequences``), then the vector rows by id.
+    """
+    current = {
+        str(r["id"]): r
+        for r in conn.execute(
+            "SELECT id, content_hash, scope, category FROM context_blocks "
+            "WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE",
+            ([r["id"] for r in rows],),
+        ).fetchall()
+    }
+    keep = sorted(
+        (i for i, r in enumerate(rows) if _unchanged(current.get(str(r["id"])), r)),
+        key=lambda i: str(rows[i]["id"]),
+    )
+    if not keep:
+        return 0
+    rows = [rows[i] for i in keep]
+    places = {(current[str(r["id"])]["scope"], current[str(r["id"])]["category"]) for r in rows}
+    vectors = sorted(vectors, key=lambda pair: int(pair[0]["id"]))
+    for gen, _ in vectors:
+        lock_sequences(conn, int(gen["id"]), places)
     written = 0
     for gen, vecs in vectors:
         if vecs is None:
@@ -142,13 +165,17 @@ def _write_vectors(
                 "created_at = now()",
                 [
                     (r["id"], gen["id"], r["content_hash"], vec, vec)
-                    for r, v in zip(rows, vecs, strict=True)
+                    for r, v in zip(rows, vecs[keep], strict=True)
                     for vec in (halfvec(v),)
                 ],
             )
         refresh_blocks(app, conn, int(gen["id"]), [str(r["id"]) for r in rows])
         written += len(rows)
     return written
+
+
+def _unchanged(now: dict[str, Any] | None, embedded: dict[str, Any]) -> bool:
+    return now is not None and now["content_hash"] == embedded["content_hash"]
 
 
 def handle_embed_jobs(app: App, jobs: list[Job]) -> None:

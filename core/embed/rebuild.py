@@ -5,16 +5,14 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ctx.core.embed.context import refresh_blocks
 from ctx.core.embed.generation_rows import (
     building_generation,
     create_generation,
     generation,
     switch_generation,
 )
-from ctx.core.embed.jobs import block_text
+from ctx.core.embed.jobs import block_text, write_vectors
 from ctx.core.embed.settings import configured_options
-from ctx.core.embed.wire import binary_vectors, halfvec
 from ctx.core.errors import CtxError
 from ctx.core.runtime import Job, JobHandler, JobOutcome, enqueue, run_kind
 
@@ -71,16 +69,7 @@ def fill_step(app: App, job: Job) -> bool:
                 log.info("embedding generation %s is now active", gen_id)
                 return False
             vecs = embedder.embed_documents([block_text(r["title"], r["content"]) for r in rows])
-            with binary_vectors(conn).cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO context_block_embeddings (block_id, generation, content_hash, "
-                    "embedding) VALUES (%s, %s, %s, %s::halfvec) ON CONFLICT DO NOTHING",
-                    [
-                        (r["id"], gen_id, r["content_hash"], halfvec(v))
-                        for r, v in zip(rows, vecs, strict=True)
-                    ],
-                )
-            refresh_blocks(app, conn, gen_id, [str(r["id"]) for r in rows])
+            write_vectors(app, conn, rows, [(gen, vecs)])
     return True
 
 

@@ -25,7 +25,7 @@ from ctx.core.blocks import StoreRequest, insert_derived, notify_written
 from ctx.core.embed import active_generation, embed_blocks
 from ctx.core.errors import error_text
 from ctx.core.governor.events import INDEX_KIND
-from ctx.core.runtime import Job, JobHandler, claim_matching, run_batch, run_kind
+from ctx.core.runtime import Job, JobHandler, claim_matching, retried, run_batch, run_kind
 from ctx.core.temporal import extract_block, relative_parser
 
 if TYPE_CHECKING:
@@ -133,10 +133,12 @@ def write_records(app: App, rows: list[dict[str, Any]]) -> list[str]:
 
 
 def embed_records(app: App, record_ids: list[str], threads: set[int]) -> int:
-    """Step 2: vectors and context blends of the records; ``embedded_at``. Fails open."""
+    """Step 2: vectors and context blends of the records; ``embedded_at``. A transaction the
+    server rolled back to break a deadlock runs again; anything else fails open."""
     if not record_ids:
         return 0
-    try:
+
+    def embed() -> int:
         with app.connection() as conn:
             if active_generation(conn) is None:
                 return 0
@@ -145,6 +147,9 @@ def embed_records(app: App, record_ids: list[str], threads: set[int]) -> int:
             n = mark_embedded(conn, record_ids)
             _notify_threads(conn, threads)
             return n
+
+    try:
+        return retried(embed)
     except Exception as exc:
         log.warning(
             "embedding %d thread records failed (%s); they are found by text until the embed "
@@ -157,14 +162,21 @@ def embed_records(app: App, record_ids: list[str], threads: set[int]) -> int:
 
 def mark_embedded(conn: psycopg.Connection[Any], record_ids: list[str] | None = None) -> int:
     """``embedded_at`` for events whose record has a vector in the active generation (all such
-    events with ``record_ids`` None: the sweep)."""
+    events with ``record_ids`` None: the sweep). The rows are locked in key order, so two
+    markers never wait for each other; the sweep skips rows an indexer is marking right now."""
+    skip = " SKIP LOCKED" if record_ids is None else ""
     cur = conn.execute(
-        """
+        f"""
         UPDATE context_thread_events e SET embedded_at = now()
-          FROM context_block_embeddings v
-          JOIN context_embedding_generations g ON g.id = v.generation AND g.status = 'active'
-         WHERE e.embedded_at IS NULL AND e.indexed_at IS NOT NULL AND v.block_id = e.record_id
-           AND (%(ids)s::uuid[] IS NULL OR e.record_id = ANY(%(ids)s::uuid[]))
+          FROM (SELECT d.thread_id, d.seq FROM context_thread_events d
+                  JOIN context_block_embeddings v ON v.block_id = d.record_id
+                  JOIN context_embedding_generations g
+                    ON g.id = v.generation AND g.status = 'active'
+                 WHERE d.embedded_at IS NULL AND d.indexed_at IS NOT NULL
+                   AND (%(ids)s::uuid[] IS NULL OR d.record_id = ANY(%(ids)s::uuid[]))
+                 ORDER BY d.thread_id, d.seq
+                 FOR UPDATE OF d{skip}) due
+         WHERE e.thread_id = due.thread_id AND e.seq = due.seq
         """,
         {"ids": record_ids},
     )

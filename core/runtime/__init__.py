@@ -10,7 +10,7 @@ from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ctx.core.runtime.async_bridge import AsyncBridge
-    from ctx.core.runtime.db import Database, default_home, ensure_database, redact
+    from ctx.core.runtime.db import Database, default_home, ensure_database, redact, retried
     from ctx.core.runtime.doctor import diagnose
     from ctx.core.runtime.hooks import SETTINGS as RUNTIME_SETTINGS
     from ctx.core.runtime.jobs import (
@@ -128,6 +128,7 @@ __all__ = [
     "registered_factories",
     "registered_objects",
     "requeue",
+    "retried",
     "run_batch",
     "run_kind",
     "running_for_scopes",

@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import re
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
@@ -47,6 +49,12 @@ DISK_FULL_STATE = "53100"
 # A file the server cannot grow: ENOSPC is 53100, but EFBIG (a file size limit) reaches the client
 # as an internal or I/O error whose message alone names it.
 DISK_FULL_REASONS = ("No space left on device", "File too large")
+# deadlock_detected, serialization_failure: the server rolled the transaction back to let another
+# one through; the same transaction run again succeeds.
+RETRIED_STATES = frozenset({"40P01", "40001"})
+TRANSACTION_TRIES = 4
+
+T = TypeVar("T")
 
 
 def default_home() -> Path:
@@ -218,6 +226,24 @@ class Database:
     def connect_raw(self, autocommit: bool = True) -> psycopg.Connection[dict[str, Any]]:
         """A dedicated connection outside the pool (LISTEN, long-running admin work)."""
         return psycopg.connect(self.url, autocommit=autocommit, row_factory=dict_row)
+
+
+def retried(transaction: Callable[[], T], tries: int = TRANSACTION_TRIES) -> T:
+    """Run ``transaction`` (a function that opens, does and commits one transaction) again,
+    after a short random pause, when the server rolled it back to break a deadlock or a
+    serialization conflict; after ``tries`` runs the error passes through. Whatever it does
+    before it commits must be safe to do twice."""
+    for attempt in range(1, tries + 1):
+        try:
+            return transaction()
+        except psycopg.Error as exc:
+            if exc.sqlstate not in RETRIED_STATES or attempt == tries:
+                raise
+            log.info(
+                "transaction rolled back (%s), run again (%d of %d)", _reason(exc), attempt, tries
+            )
+            time.sleep(random.uniform(0.01, 0.05) * 2**attempt)
+    raise AssertionError("unreachable")
 
 
 def is_unavailable(exc: BaseException, conn: psycopg.Connection[Any] | None = None) -> bool:

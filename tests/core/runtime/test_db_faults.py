@@ -41,6 +41,7 @@ from web_kit import Browser
 
 from ctx.core import App
 from ctx.core.errors import DatabaseError
+from ctx.core.runtime import retried
 
 pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
@@ -357,3 +358,43 @@ def test_a_statement_error_is_the_callers_not_an_outage(app: App) -> None:
         conn.execute("INSERT INTO once VALUES (1), (1)")
     with app.connection() as conn:
         assert conn.execute("SELECT 2 AS two").fetchone() == {"two": 2}
+
+
+def test_a_transaction_rolled_back_for_a_deadlock_runs_again(app: App) -> None:
+    """Two transactions that lock the same two rows in opposite orders: PostgreSQL breaks the
+    deadlock by rolling one back; ``retried`` runs that one again and both get through."""
+    with app.connection() as conn:
+        conn.execute("CREATE TABLE deadlock_probe (id int PRIMARY KEY, n int NOT NULL)")
+        conn.execute("INSERT INTO deadlock_probe VALUES (1, 0), (2, 0)")
+    both_hold_one = threading.Barrier(2, timeout=30)
+    runs: list[tuple[int, ...]] = []
+
+    def bump(order: tuple[int, ...]) -> None:
+        runs.append(order)
+        with app.connection() as conn:
+            for i, row in enumerate(order):
+                conn.execute("UPDATE deadlock_probe SET n = n + 1 WHERE id = %s", (row,))
+                if i == 0 and len(runs) <= 2:  # only the first runs meet at the barrier
+                    both_hold_one.wait()
+
+    with ThreadPoolExecutor(2) as pool:
+        done = [pool.submit(retried, lambda o=order: bump(o)) for order in ((1, 2), (2, 1))]
+        for future in done:
+            future.result(timeout=60)
+    assert len(runs) == 3  # one of the two ran again
+    with app.connection() as conn:
+        rows = conn.execute("SELECT id, n FROM deadlock_probe ORDER BY id").fetchall()
+    assert rows == [{"id": 1, "n": 2}, {"id": 2, "n": 2}]
+
+
+def test_other_errors_are_not_run_again(app: App) -> None:
+    runs: list[int] = []
+
+    def broken() -> None:
+        runs.append(1)
+        with app.connection() as conn:
+            conn.execute("SELECT 1/0")
+
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        retried(broken)
+    assert runs == [1]
