@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+import psycopg.errors
 from psycopg.types.json import Jsonb
 
 from ctx.core.errors import error_text
@@ -305,14 +306,14 @@ def requeue(
 ) -> None:
     """Hand jobs back for a later step (after ``delay_s`` seconds), without counting the
     attempt."""
-    if job_ids:
-        _drop_superseded(conn, job_ids, owner)
-        conn.execute(
-            "UPDATE context_jobs SET status = 'queued', locked_at = NULL, locked_by = NULL, "
-            "attempts = 0, run_after = now() + make_interval(secs => %(delay)s) "
-            f"WHERE id = ANY(%(ids)s) AND {_STILL_MINE}",
-            {"ids": job_ids, "owner": owner, "delay": delay_s},
-        )
+    _put_back(
+        conn,
+        job_ids,
+        owner,
+        "status = 'queued', locked_at = NULL, locked_by = NULL, attempts = 0, "
+        "run_after = now() + make_interval(secs => %(delay)s)",
+        {"delay": delay_s},
+    )
 
 
 def fail(
@@ -324,17 +325,50 @@ def fail(
 ) -> None:
     """Put a job back with backoff (2^attempts seconds), or quarantine it when out of attempts;
     a job whose work another queued job asks for already is deleted instead."""
-    _drop_superseded(conn, [job_id], owner)
-    conn.execute(
-        f"""
-        UPDATE context_jobs
-           SET status = CASE WHEN attempts >= %(max)s THEN 'quarantined' ELSE 'queued' END,
-               run_after = now() + make_interval(secs => power(2, least(attempts, 12))),
-               locked_at = NULL, locked_by = NULL, last_error = %(error)s
-         WHERE id = %(id)s AND {_STILL_MINE}
-        """,
-        {"max": max_attempts, "error": error[:2000], "id": job_id, "owner": owner},
+    _put_back(
+        conn,
+        [job_id],
+        owner,
+        "status = CASE WHEN attempts >= %(max)s THEN 'quarantined' ELSE 'queued' END, "
+        "run_after = now() + make_interval(secs => power(2, least(attempts, 12))), "
+        "locked_at = NULL, locked_by = NULL, last_error = %(error)s",
+        {"max": max_attempts, "error": error[:2000]},
     )
+
+
+def _put_back(
+    conn: psycopg.Connection[Any],
+    job_ids: list[int],
+    owner: int | None,
+    changes: str,
+    params: dict[str, Any],
+) -> None:
+    """Apply ``changes`` (which may queue them again) to the jobs of ``job_ids`` still ours.
+
+    Only one job of a kind and dedupe key may be queued. A job whose key another queued job
+    holds merges into that one (it is deleted: the queued job does the same work), whether that
+    job was queued before (``_drop_superseded``), by a transaction that commits while this one
+    runs, or is another job of the same batch put back first.
+    """
+    if not job_ids:
+        return
+    _drop_superseded(conn, job_ids, owner)
+    update = f"UPDATE context_jobs SET {changes} WHERE id = ANY(%(ids)s) AND {_STILL_MINE}"
+    try:
+        with conn.transaction():  # a savepoint: a violation undoes this statement only
+            conn.execute(update, {**params, "ids": job_ids, "owner": owner})
+        return
+    except psycopg.errors.UniqueViolation:
+        pass
+    for job_id in sorted(job_ids):  # one at a time, so each that collides merges alone
+        try:
+            with conn.transaction():
+                conn.execute(update, {**params, "ids": [job_id], "owner": owner})
+        except psycopg.errors.UniqueViolation:
+            conn.execute(
+                f"DELETE FROM context_jobs WHERE id = %(id)s AND {_STILL_MINE}",
+                {"id": job_id, "owner": owner},
+            )
 
 
 def counts(conn: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -96,3 +98,71 @@ def test_failures_back_off_then_quarantine(conn: Conn) -> None:
     assert jobs.claim(conn, "embed", 10) == []  # quarantined jobs never come back on their own
     jobs.enqueue(conn, "embed", {"block_id": "poison"}, dedupe_key="poison")
     assert jobs.counts(conn) == {"embed": {"quarantined": 1, "queued": 1}}
+
+
+def _queued_with_key(conn: Conn, key: str) -> list[dict[str, Any]]:
+    return [j for j in _jobs(conn) if j["dedupe_key"] == key and j["status"] == "queued"]
+
+
+def test_jobs_of_one_dedupe_key_requeued_together_merge(conn: Conn) -> None:
+    """A batch can hold two jobs of one key (a queued one and a stalled running one taken back);
+    handed back together they become the one queued job the key allows, not a unique
+    violation that loses the batch's settlement."""
+    first = jobs.enqueue(conn, "guard", {"block_id": "b1"}, dedupe_key="b1")
+    jobs.claim(conn, "guard", 10)  # running...
+    second = jobs.enqueue(conn, "guard", {"block_id": "b1"}, dedupe_key="b1")
+    conn.execute(
+        "UPDATE context_jobs SET locked_at = now() - interval '1 hour' WHERE id = %s", (first,)
+    )
+    claimed = jobs.claim(conn, "guard", 10)  # ...and stalled: taken back with the queued one
+    assert sorted(j.id for j in claimed) == sorted([first, second])
+
+    jobs.requeue(conn, [j.id for j in claimed], delay_s=5)
+
+    (left,) = _jobs(conn)
+    assert left["status"] == "queued" and left["dedupe_key"] == "b1" and left["attempts"] == 0
+
+
+def _wait_for_a_lock(conn: Conn) -> None:
+    for _ in range(3000):  # bounded: until a session waits for a row or transaction lock
+        row = conn.execute(
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        ).fetchone()
+        if row and row["n"]:
+            return
+        time.sleep(0.01)
+    raise AssertionError("nobody waited for a lock")
+
+
+@pytest.mark.parametrize("settle", ["requeue", "fail"])
+def test_a_job_put_back_while_its_key_is_queued_elsewhere_merges(
+    conn: Conn, database_url: str, settle: str
+) -> None:
+    """A job is put back (handed back, or failed) while another transaction queues the same key:
+    the queued job covers the work, so the one put back is dropped, whichever commits first."""
+    job = jobs.enqueue(conn, "guard", {"block_id": "b1"}, dedupe_key="b1")
+    assert job is not None
+    jobs.claim(conn, "guard", 10)
+    outcome: list[BaseException | None] = []
+    with psycopg.connect(database_url, row_factory=dict_row) as store:
+        jobs.enqueue(store, "guard", {"block_id": "b1"}, dedupe_key="b1")  # not committed yet
+
+        def put_back() -> None:
+            try:
+                with psycopg.connect(database_url, row_factory=dict_row) as worker:
+                    if settle == "requeue":
+                        jobs.requeue(worker, [job])
+                    else:
+                        jobs.fail(worker, job, "model down", max_attempts=5)
+                outcome.append(None)
+            except BaseException as exc:
+                outcome.append(exc)
+
+        thread = threading.Thread(target=put_back)
+        thread.start()
+        _wait_for_a_lock(conn)  # the put-back waits on the store's queued key
+        store.commit()
+        thread.join(30)
+    assert outcome == [None]
+    (left,) = _jobs(conn)
+    assert left["id"] != job and left["status"] == "queued" and left["dedupe_key"] == "b1"
