@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import socket
+import subprocess
 import time
 from pathlib import Path
 
+import openai_server
 import pytest
-from ctxd import clean_env, ctx, free_port, start_server, stop, wait_healthy
+from ctxd import CLI, clean_env, ctx, free_port, start_server, stop, wait_healthy
 
 pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
@@ -197,3 +200,49 @@ def test_health_and_doctor_say_whether_the_server_is_up(
     assert checks["server"]["ok"] is False and report["ok"] is False
     text = ctx(env, "doctor").stdout
     assert "not ok: server" in text
+
+
+def test_one_sigterm_stops_ctxd_while_a_request_waits_on_a_stalled_model(
+    base_env: dict[str, str], database_url: str
+) -> None:
+    """A query whose answer waits on a model that never replies: SIGTERM cancels it after the
+    graceful shutdown, and the process exits then, not when the model call gives up (the
+    request's worker thread used to hold the process for as long as the call lasted)."""
+    port = free_port()
+    env = {**base_env, "CTX_DATABASE_URL": database_url, "CTX_SERVER_PORT": str(port)}
+    init = json.loads(ctx(env, "init", "--json").stdout)
+    with openai_server.OpenAIServer() as model:
+        made = ctx(env, "backends", "create", "lan", "--url", model.base_url, "--role",
+                   "synthesis", "--model", "default=tiny", "--trust", "full-trust")  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        server = start_server(env)
+        try:
+            wait_healthy(init["url"], server)
+            user = {**env, "CTX_URL": init["url"], "CTX_API_KEY": init["api_key"]}
+            saved = ctx(user, "save", "Backups", stdin="Backups run every night at two.")
+            assert saved.returncode == 0, saved.stderr
+            model.reset(chat="hang")
+            asking = subprocess.Popen(
+                [*CLI, "query", "when do backups run"],
+                env=user,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            deadline = time.monotonic() + 60
+            while not any(r.path == "/v1/chat/completions" for r in model.requests):
+                assert time.monotonic() < deadline, "the query never reached the model"
+                time.sleep(0.05)
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(timeout=40)  # the model would hang for 120 s
+            except subprocess.TimeoutExpired:
+                raise AssertionError("ctxd outlived one SIGTERM") from None
+            asking.wait(timeout=60)
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+    assert code == 0
+    assert "stopping with 1 request thread(s) still running" in (
+        server.stderr.read() if server.stderr else ""
+    )

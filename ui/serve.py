@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
+import os
 import signal
 import socket
 import sys
+import threading
+import time
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from ctx.core import CtxError, runtime
 from ctx.ui.cli import current_app, local, run
+
+log = logging.getLogger("ctx.serve")
+GRACEFUL_S = 10  # open requests may finish for this long after a SIGTERM
+STOP_S = 15  # then the background threads for this long, all together
+ABANDON_S = 2  # then requests still running on worker threads for this long
+
 
 
 class _Stop(Exception):
@@ -105,7 +116,7 @@ def serve(
             log_config=None,
             access_log=False,
             server_header=False,
-            timeout_graceful_shutdown=10,
+            timeout_graceful_shutdown=GRACEFUL_S,
         )
         # uvicorn re-raises the signal it caught after a graceful shutdown; with these handlers
         # that becomes an exception here, so the finally block still stops the database.
@@ -115,11 +126,48 @@ def serve(
             uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
-        app.governor.stop()
-        dreamer.stop()
-        worker.stop()
-        listener.stop()
+        _stop_together([app.governor.stop, dreamer.stop, worker.stop, listener.stop], STOP_S)
         app.close()
+    _exit_past_running_requests(ABANDON_S)
+
+
+def _stop_together(stops: list[Callable[[], None]], wait_s: float) -> None:
+    """Run the background parts' ``stop`` side by side and wait for them ``wait_s`` seconds in
+    all: one busy with a model call must not add its own wait to everyone else's. Their threads
+    are daemons: one still busy afterwards does not hold the process."""
+    running = [threading.Thread(target=stop, name="ctx-stop", daemon=True) for stop in stops]
+    for thread in running:
+        thread.start()
+    deadline = time.monotonic() + wait_s
+    for thread in running:
+        thread.join(max(0.0, deadline - time.monotonic()))
+
+
+def _exit_past_running_requests(wait_s: float) -> None:
+    """Exit now, even past requests still running on worker threads.
+
+    A request whose handler outlives the graceful shutdown (a model call that stalls) was
+    cancelled and answered, but its worker thread goes on, and Python waits for every such
+    (non-daemon) thread before it exits: ctxd stopped its database and then lived on until the
+    call returned. Wait ``wait_s`` seconds for them, then leave without them.
+    """
+    main = threading.main_thread()
+    deadline = time.monotonic() + wait_s
+    left = [t for t in threading.enumerate() if t is not main and not t.daemon]
+    for thread in left:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    left = [t for t in left if t.is_alive()]
+    if not left:
+        return
+    log.warning(
+        "stopping with %d request thread(s) still running (%s): their requests were cancelled",
+        len(left),
+        ", ".join(sorted({t.name for t in left})),
+    )
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def ctxd() -> None:
