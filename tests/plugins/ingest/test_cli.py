@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from live import live_server
 from vault_kit import blocks, sample_vault, wikilinks, write
@@ -116,6 +119,34 @@ def test_the_text_summary_lists_broken_files(
     out = capsys.readouterr().out
     assert "created 10, updated 0, unchanged 0, archived 0" in out
     assert "broken files: 3" in out and "  Broken.md: broken front matter" in out
+
+
+def test_seconds_are_the_time_the_user_waited(
+    served: App, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``seconds`` counts from the start of the command: here the question which notes changed
+    waits behind a lock for a while before anything is sent, and the summary includes that wait
+    (it used to count the sending alone, which ``sending_seconds`` still reports)."""
+    vault = sample_vault(tmp_path / "v")
+    held_s = 2.0
+    with psycopg.connect(database_url) as locker:
+        locker.execute("LOCK TABLE context_blocks IN ACCESS EXCLUSIVE MODE")
+        running = threading.Thread(target=run, args=(["ingest", str(vault), "--json"], served))
+        capsys.readouterr()
+        running.start()
+        for _ in range(3000):  # bounded: until the vault's state waits for the lock
+            waiting = locker.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            ).fetchone()
+            if waiting and waiting[0]:
+                break
+            running.join(0.01)
+        time.sleep(held_s)  # the user waits this long at least
+    running.join(60)
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["created"] == 10
+    assert summary["seconds"] >= held_s + summary["sending_seconds"] - 0.01
+    assert summary["notes_per_s"] > 10 / summary["seconds"]  # measured over the sending
 
 
 @pytest.mark.parametrize(
