@@ -13,6 +13,7 @@ from psycopg.types.json import Jsonb
 
 from ctx.core.embed.settings import configured_options
 from ctx.core.errors import CtxError
+from ctx.core.runtime import counts as job_counts
 
 if TYPE_CHECKING:
     import psycopg
@@ -116,11 +117,13 @@ def switch_generation(conn: psycopg.Connection[Any], gen_id: int) -> None:
 
 
 def status(app: App) -> dict[str, Any]:
-    """Generations with how many blocks each holds, and the embed jobs still pending."""
+    """Generations with how many blocks each holds, and the embed jobs still pending. Every
+    count is read from an index (the blocks' type, the vectors' generation and creation time,
+    the queue's partial indexes), so it answers quickly on a large, busy store."""
     with app.connection() as conn:
         total = conn.execute(
-            "SELECT count(*) AS n FROM context_blocks b JOIN context_block_types t "
-            "ON t.name = b.block_type WHERE t.embed"
+            "SELECT count(*) AS n FROM context_blocks WHERE block_type = ANY("
+            "ARRAY(SELECT name FROM context_block_types WHERE embed))"
         ).fetchone()
         gens = generations(conn)
         counts = {
@@ -129,9 +132,7 @@ def status(app: App) -> dict[str, Any]:
                 "SELECT generation, count(*) AS n FROM context_block_embeddings GROUP BY generation"
             ).fetchall()
         }
-        pending = conn.execute(
-            "SELECT status, count(*) AS n FROM context_jobs WHERE kind = 'embed' GROUP BY status"
-        ).fetchall()
+        jobs = job_counts(conn).get("embed", {})
         # Throughput: vectors written in the last minute, over the time they took (any process).
         recent = {
             r["generation"]: float(r["n"]) / max(float(r["span"]), 1.0)
@@ -143,7 +144,6 @@ def status(app: App) -> dict[str, Any]:
             ).fetchall()
         }
     assert total is not None
-    jobs = {r["status"]: r["n"] for r in pending}
     out = []
     for g in gens:
         embedded = counts.get(g["id"], 0)

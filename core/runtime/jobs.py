@@ -371,12 +371,20 @@ def _put_back(
             )
 
 
+# Each status the queue uses, counted from its partial index (context_jobs_ready,
+# context_jobs_running, context_jobs_quarantined): never a scan of the queue, which is largest
+# when someone asks how far it got.
+_COUNTS = " UNION ALL ".join(
+    f"(SELECT kind, '{status}' AS status, count(*) AS n FROM context_jobs "
+    f"WHERE status = '{status}' GROUP BY kind)"
+    for status in ("queued", "running", "quarantined")
+)
+
+
 def counts(conn: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:
-    rows = conn.execute(
-        "SELECT kind, status, count(*) AS n FROM context_jobs GROUP BY kind, status"
-    ).fetchall()
+    """Jobs by kind and status (queued, running, quarantined)."""
     out: dict[str, dict[str, int]] = {}
-    for r in rows:
+    for r in conn.execute(_COUNTS).fetchall():
         out.setdefault(r["kind"], {})[r["status"]] = r["n"]
     return out
 
