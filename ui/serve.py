@@ -25,7 +25,6 @@ STOP_S = 15  # then the background threads for this long, all together
 ABANDON_S = 2  # then requests still running on worker threads for this long
 
 
-
 class _Stop(Exception):
     pass
 
