@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import socket
@@ -10,9 +11,10 @@ import subprocess
 import time
 from pathlib import Path
 
+import httpx
 import openai_server
 import pytest
-from ctxd import CLI, clean_env, ctx, free_port, start_server, stop, wait_healthy
+from ctxd import CLI, StderrLog, clean_env, ctx, free_port, start_server, stop, wait_healthy
 
 pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
@@ -246,3 +248,72 @@ def test_one_sigterm_stops_ctxd_while_a_request_waits_on_a_stalled_model(
     assert "stopping with 1 request thread(s) still running" in (
         server.stderr.read() if server.stderr else ""
     )
+
+
+def _health(url: str) -> int | None:
+    try:
+        return httpx.get(url + "/health", timeout=2).status_code
+    except httpx.HTTPError:
+        return None
+
+
+def test_ctxd_restarts_its_embedded_postgres_after_the_postmaster_is_killed(
+    base_env: dict[str, str],
+) -> None:
+    """kill -9 of the embedded cluster's postmaster: ctxd notices, starts the cluster again and
+    serves writes and reads; it still stops the new cluster when it stops."""
+    port = free_port()
+    with openai_server.OpenAIServer(native_dimensions=32) as embedder:
+        env = {
+            **base_env,
+            "CTX_SERVER_PORT": str(port),
+            "CTX_EMBED_PROVIDER": "openai",
+            "CTX_EMBED_BASE_URL": embedder.base_url,
+            "CTX_EMBED_MODEL": "m",
+            "CTX_EMBED_DIMENSIONS": "16",
+        }
+        made = ctx(env, "init", "--json")
+        assert made.returncode == 0, made.stderr
+        init = json.loads(made.stdout)
+        url, headers = init["url"], {"Authorization": f"Bearer {init['api_key']}"}
+        pgdata = Path(env["CTX_HOME"]) / "pg"
+        server = start_server(env)
+        log = StderrLog(server)  # the restart logs much: a full pipe would stop ctxd
+        try:
+            wait_healthy(url, server)
+            first = int((pgdata / "postmaster.pid").read_text().split()[0])
+            os.kill(first, signal.SIGKILL)
+            deadline = time.monotonic() + 60
+            while _health(url) == 200:  # until ctxd sees the database gone
+                assert time.monotonic() < deadline, "the killed database still answered"
+                time.sleep(0.1)
+            while _health(url) != 200:  # and back
+                assert server.poll() is None, "ctxd exited"
+                assert time.monotonic() < deadline, (
+                    f"the database did not come back:\n{log.so_far()}"
+                )
+                time.sleep(0.2)
+            second = int((pgdata / "postmaster.pid").read_text().split()[0])
+            assert second != first
+
+            stored = httpx.post(
+                url + "/api/store",
+                json={"title": "After the crash", "content": "The cluster came back by itself."},
+                headers=headers,
+                timeout=30,
+            )
+            assert stored.status_code == 200, stored.text
+            found = httpx.post(
+                url + "/api/search", json={"query": "came back"}, headers=headers, timeout=30
+            )
+            assert found.status_code == 200, found.text
+            assert [r["id"] for r in found.json()["results"]] == [stored.json()["id"]]
+        finally:
+            code = stop(server)
+    assert code == 0
+    said = log.text()
+    assert "the embedded PostgreSQL stopped" in said and "restarted the embedded PostgreSQL" in said
+    deadline = time.monotonic() + 20
+    while (pgdata / "postmaster.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not (pgdata / "postmaster.pid").exists(), "the restarted PostgreSQL kept running"

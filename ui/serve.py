@@ -92,6 +92,8 @@ def serve(
     sock = _bind(bind_host, bind_port)  # before anything claims to listen
     runtime.configure_logging(str(app.settings["log.level"]))
     app.open()
+    watch = runtime.ClusterWatch(app.db.embedded)  # an embedded cluster killed is started again
+    watch.start()
     app.warmup.start()  # the embedder loads while the server already answers
     worker = runtime.Worker(app)
     dreamer = DreamWorker(app)
@@ -125,6 +127,7 @@ def serve(
             uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+        watch.stop()  # before the cluster is stopped on purpose
         _stop_together([app.governor.stop, dreamer.stop, worker.stop, listener.stop], STOP_S)
         app.close()
     _exit_past_running_requests(ABANDON_S)

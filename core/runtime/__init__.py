@@ -10,6 +10,7 @@ from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ctx.core.runtime.async_bridge import AsyncBridge
+    from ctx.core.runtime.cluster_watch import ClusterWatch
     from ctx.core.runtime.db import Database, default_home, ensure_database, redact, retried
     from ctx.core.runtime.doctor import diagnose
     from ctx.core.runtime.hooks import SETTINGS as RUNTIME_SETTINGS
@@ -85,6 +86,7 @@ __all__ = [
     "SHOW_SETTING",
     "UNSET_SETTING",
     "AsyncBridge",
+    "ClusterWatch",
     "Database",
     "Job",
     "JobHandler",

@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import re
+import subprocess
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -105,6 +106,56 @@ class EmbeddedPostgres:
         if self._server is not None:
             self._server.cleanup()
             self._server = None
+
+    def postmaster(self) -> int | None:
+        """The pid of the cluster's server process while it runs; None when it is gone (killed,
+        crashed, stopped by hand) or was never started here."""
+        if self._server is None:
+            return None
+        import psutil  # pgserver's own dependency, loaded with it
+
+        try:
+            process = self._server.get_postmaster_info().process
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                return int(process.pid)
+        except (psutil.Error, AssertionError):
+            pass
+        return None
+
+    def restart(self) -> int:
+        """Start the cluster again after its server process went away; return the new pid.
+
+        Under pgserver's lock, as every start: when another ctx process holding the cluster
+        started it first, this one just takes note. The new server is the one ``stop`` stops.
+        """
+        if self._server is None:
+            raise DatabaseError("the embedded PostgreSQL was not started by this process")
+        quiet = logging.getLogger("pgserver")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)  # a failed start logs PostgreSQL's whole log file
+        try:
+            with self._server._lock:
+                self._server.ensure_postgres_running()
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise DatabaseError(f"PostgreSQL did not start: {self._last_fatal() or exc}") from exc
+        finally:
+            quiet.setLevel(level)
+        pid = self.postmaster()
+        if pid is None:
+            raise DatabaseError(f"PostgreSQL did not start: {self._last_fatal() or 'no server'}")
+        return pid
+
+    def _last_fatal(self) -> str | None:
+        """The last FATAL line of PostgreSQL's log (why a start failed), without its prefix."""
+        try:
+            with (self.pgdata / "log").open("rb") as log_file:
+                log_file.seek(0, os.SEEK_END)
+                log_file.seek(max(0, log_file.tell() - 8192))
+                tail = log_file.read().decode("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+        fatal = [line.split("FATAL:", 1)[1].strip() for line in tail if "FATAL:" in line]
+        return fatal[-1] if fatal else None
 
 
 def _forget_dead_holders(pgdata: Path) -> None:

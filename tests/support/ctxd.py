@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -61,3 +62,27 @@ def wait_healthy(url: str, proc: subprocess.Popen[Any]) -> None:
 def stop(proc: subprocess.Popen[Any]) -> int:
     proc.send_signal(signal.SIGTERM)
     return proc.wait(timeout=60)
+
+
+class StderrLog:
+    """Reads a server's stderr while it runs (a full pipe would block the server's logging,
+    and with it every thread that logs); ``text()`` once the server exited."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stderr is not None
+        self._stream = proc.stderr
+        self._lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        for line in self._stream:
+            self._lines.append(line)
+
+    def so_far(self, last: int = 40) -> str:
+        """The last lines read yet (for a failing assertion to show)."""
+        return "".join(self._lines[-last:])
+
+    def text(self) -> str:
+        self._thread.join(30)
+        return "".join(self._lines)
