@@ -126,21 +126,22 @@ def choose_counter(
         if why:
             raise ConfigError(f"token counter {wanted!r} cannot be used: {why}")
         return CounterChoice(counter, models)
-    usable = sorted(
-        (c for c in counters.values() if c.unavailable() is None),
-        key=lambda c: (c.preference, c.name),
-    )
+    # availability is asked only of the counters a model needs: it may load a table
+    ordered = sorted(counters.values(), key=lambda c: (c.preference, c.name))
     own: dict[str, TokenCounter] = {}
     unknown = []
     for model in models or ("",):  # no model: only a counter for any model (an operator's) fits
-        found = next((c for c in usable if c.exact and c.counts_for(model)), None)
+        found = next(
+            (c for c in ordered if c.exact and c.counts_for(model) and c.unavailable() is None),
+            None,
+        )
         if found is None:
             unknown.append(model)
         else:
             own.setdefault(found.name, found)
     if not unknown:
         return CounterChoice(upper_bound(list(own.values())), models)
-    estimators = [c for c in usable if not c.exact]
+    estimators = [c for c in ordered if not c.exact and c.unavailable() is None]
     if not estimators:
         raise ConfigError("no token counter is available (the built-in plugin 'tokens' is off?)")
     if models:

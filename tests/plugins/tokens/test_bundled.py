@@ -5,6 +5,8 @@ family's counter, or the estimate, saying why, for a model of no known family.""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import unicodedata
 
 import pytest
@@ -178,3 +180,25 @@ def test_the_estimate_still_bounds_every_family() -> None:
         counter = bundled_counter(family)
         for text in TEXTS[:12]:
             assert estimate.count(text) >= counter.count(text), (family.name, text[:40])
+
+
+def test_choosing_loads_only_the_tables_the_models_need() -> None:
+    """Each table costs memory and a second to load: picking gpt-4o's loads o200k alone."""
+    code = (
+        "from ctx.core.governor import choose_counter, token_counters\n"
+        "from ctx.core.runtime import PluginHost, Registry, Settings\n"
+        "from ctx.plugins.tokens import bundled\n"
+        "from ctx.plugins.tokens.settings import SETTINGS\n"
+        "registry = Registry()\n"
+        "for s in SETTINGS: registry.add(s)\n"
+        "host = PluginHost(('tokens',), load_entry_points=False)\n"
+        "counters = token_counters(host, Settings(registry, {}))\n"
+        "assert bundled._TABLES.loaded('o200k_base') is None\n"
+        "print(choose_counter(counters, 'auto', ['gpt-4o']).counter.name)\n"
+        "print([e for e in ('o200k_base', 'cl100k_base', 'llama3', 'qwen3', 'o200k_harmony')"
+        " if bundled._TABLES.loaded(e) is not None])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split("\n")[:2] == ["o200k", "['o200k_base']"]
