@@ -10,6 +10,11 @@ desk); ``any`` and ``all`` evidence are both reported. Each question is removed 
 again after it was measured, so no question sees another. The first three conversations are
 the tuning half, the other two confirm.
 
+The envelopes go to a chat backend row serving ``--model`` (default ``gpt-4o``; nothing calls
+it), as the gateway's would. **Fill** is what each envelope costs by the model's own tokenizer
+(``--reference``, a ``quicktok`` encoding, independent of ctx's counters) with the model's chat
+framing, as a share of its budget: mean and largest, and how many envelopes went over.
+
 **Latency** (``--latency``): threads built in bulk (events, their records and random unit vectors
 written with SQL, as ``bench/latency.py`` does for blocks; event texts are LoCoMo turns with two
 pseudo-words appended, focus texts LoCoMo questions), then ``prepare`` timed with the desk on: one thread of 1,000 events, one of 100,000, and 1,000 threads of 100 events (a prepare on one
@@ -57,6 +62,15 @@ from ctx.core.governor import CommitRequest, PrepareRequest
 from ctx.core.runtime import drain
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
+#: what a chat template adds, by the reference tokenizer: per message, per name, to prime the
+#: reply. OpenAI documents 3, 1 and 3; Llama 3's header and end-of-turn tokens are 5 per message
+#: and its begin-of-text and assistant header 5; Qwen's ChatML 5 and 3 (both drop names).
+FRAMING = {
+    "o200k_base": (3, 1, 3),
+    "cl100k_base": (3, 1, 3),
+    "llama3": (5, 0, 5),
+    "qwen3": (5, 0, 3),
+}
 BUDGETS = (1000, 2000, 4000)
 TARGET_RECALL = 0.70
 TARGET_P95_MS = 25.0
@@ -109,8 +123,41 @@ def forget(app: App, conv: Conversation, seq: int) -> None:
         )
 
 
+class Reference:
+    """What a message list costs the model: its own tokenizer and chat framing."""
+
+    def __init__(self, encoding: str) -> None:
+        import quicktok
+
+        self.encoding = encoding
+        self._tok = quicktok.get_encoding(encoding)
+        self.per_message, self.per_name, self.per_reply = FRAMING[encoding]
+
+    def messages(self, messages: list[dict[str, Any]]) -> int:
+        total = self.per_reply
+        for m in messages:
+            total += self.per_message + self._tok.count(str(m.get("content") or ""))
+            if m.get("name") and self.per_name:
+                total += self.per_name + self._tok.count(str(m["name"]))
+        return total
+
+
+def add_chat_backend(app: App, model: str) -> None:
+    """A chat backend serving ``model`` that nothing calls: the counter follows its model."""
+    app.backends.create(
+        "bench-chat",
+        {"kind": "openai", "base_url": "http://127.0.0.1:9/v1", "roles": ["chat"],
+         "model_map": {"default": model}, "trust": "full-trust"},
+        by="bench",
+    )  # fmt: skip
+
+
 def ask(
-    app: App, conv: Conversation, seqs: dict[str, tuple[int, str]], counter: str | None
+    app: App,
+    conv: Conversation,
+    seqs: dict[str, tuple[int, str]],
+    counter: str | None,
+    reference: Reference,
 ) -> list[dict[str, Any]]:
     who = principal(conv.scope)
     dates = [t.when for t in conv.turns if t.when is not None]
@@ -135,7 +182,8 @@ def ask(
             )
             present = set(env["ring"]["seqs"]) | {i["id"] for i in env["desk"]["items"]}
             hits = [s in present or r in present for s, r in wanted]
-            row[budget] = (any(hits), all(hits), env["tokens"])
+            fill = reference.messages(env["messages"]) / budget
+            row[budget] = (any(hits), all(hits), env["tokens"], fill)
             forget(app, conv, env["seq"])
         rows.append(row)
     return rows
@@ -149,6 +197,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "any": round(sum(r[budget][0] for r in rows) / n, 3),
             "all": round(sum(r[budget][1] for r in rows) / n, 3),
             "mean_tokens": round(sum(r[budget][2] for r in rows) / n, 1),
+            "fill_mean": round(sum(r[budget][3] for r in rows) / n, 4),
+            "fill_max": round(max((r[budget][3] for r in rows), default=0.0), 4),
+            "over_budget": sum(1 for r in rows if r[budget][3] > 1.0),
             "per_category_any": {
                 CATEGORIES[c]: round(
                     sum(r[budget][0] for r in rows if r["category"] == c)
@@ -165,9 +216,11 @@ def recall(args: argparse.Namespace) -> dict[str, Any]:
     convs = load(args.data)
     env = bench_environ()
     result: dict[str, Any] = {}
+    reference = Reference(args.reference)
     with bench_app(args.database_url, env) as app:
+        add_chat_backend(app, args.model)
         counter = app.governor.counter(args.counter)
-        progress(f"counter {counter.name} (exact: {counter.exact})")
+        progress(f"counter {counter.name} (exact: {counter.exact}) for {args.model}")
         maps = {}
         t0 = time.perf_counter()
         for conv in convs:
@@ -180,12 +233,14 @@ def recall(args: argparse.Namespace) -> dict[str, Any]:
         progress(f"indexed {indexed} events in {index_s:.1f}s")
         rows_by_half: dict[str, list[dict[str, Any]]] = {"tune": [], "confirm": []}
         for i, conv in enumerate(convs):
-            rows = ask(app, conv, maps[conv.sample_id], args.counter)
+            rows = ask(app, conv, maps[conv.sample_id], args.counter, reference)
             rows_by_half["tune" if i < 3 else "confirm"].extend(rows)
             progress(f"asked {conv.sample_id}: {len(rows)} questions")
         allrows = rows_by_half["tune"] + rows_by_half["confirm"]
         result = {
             "counter": counter.name,
+            "model": args.model,
+            "reference": args.reference,
             "settings": {
                 k: app.settings[k]
                 for k in ("governor.ring_events", "governor.ring_share", "governor.desk_items")
@@ -422,6 +477,11 @@ def main() -> None:
     p.add_argument("--data", type=lambda s: __import__("pathlib").Path(s), default=DEFAULT_DATA)
     p.add_argument("--database-url", default=None)
     p.add_argument("--counter", default=None, help="token counter (default: the setting)")
+    p.add_argument("--model", default="gpt-4o", help="the chat backend's model (recall)")
+    p.add_argument(
+        "--reference", default="o200k_base", choices=sorted(FRAMING),
+        help="the model's tokenizer, which measures the fill (recall)",
+    )  # fmt: skip
     p.add_argument("--queries", type=int, default=60)
     p.add_argument("--big", type=int, default=100_000)
     p.add_argument("--threads", type=int, default=1000)
@@ -441,6 +501,12 @@ def main() -> None:
                 for b in BUDGETS
             )
             print(f"{half:8s} ({r[half]['questions']} q)  {cells}")
+        for b in BUDGETS:
+            cell = r["all"][str(b)]
+            print(
+                f"fill at {b} tokens by {r['reference']}: mean {cell['fill_mean']:.3f} "
+                f"max {cell['fill_max']:.3f}, over budget {cell['over_budget']}"
+            )
         got = r["all"]["2000"]["any"]
         print(
             f"target: any-evidence recall >= {TARGET_RECALL} at 2,000 tokens: {got:.3f} "

@@ -201,10 +201,11 @@ def register_token_counters(register: Callable[[TokenCounter], None], settings: 
     App's resolved settings (``settings["tokens.tokenizer_file"]``), for counters that read
     their own. Call
     ``register(counter)`` with a ``TokenCounter`` (name, ``count(text)``, whether it is exact, the
-    framing costs per message and per reply, and ``unavailable()`` saying why it cannot be used
-    now, or ``None``). ``governor.token_counter`` picks one by name; ``auto`` takes the preferred
-    available exact counter, else an inexact one, which must never count fewer tokens than a
-    model would. A name registered twice stops start-up. Return nothing.
+    framing costs per message and per reply, ``unavailable()`` saying why it cannot be used now,
+    or ``None``, and ``counts_for(model)`` saying whether it is that model's own tokenizer).
+    ``governor.token_counter`` picks one by name; ``auto`` gives each model the preferred
+    available exact counter that ``counts_for`` it, else an inexact one, which must never count
+    fewer tokens than a model would. A name registered twice stops start-up. Return nothing.
     """
 
 

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ctx.core.governor.promotion import chunks, ingest, promote
     from ctx.core.governor.schemas import (
         CHAT_PREFIX,
+        CHAT_ROLE,
         ChatSessionRequest,
         ChatSessionsRequest,
         ChatTurnRequest,
@@ -54,16 +55,19 @@ if TYPE_CHECKING:
     )
     from ctx.core.governor.threads import CATEGORY_PREFIX, Thread, category_for
     from ctx.core.governor.tokens import (
+        CounterChoice,
         TokenCounter,
+        choose_counter,
         count_messages,
         message_tokens,
-        pick_counter,
         token_counters,
+        upper_bound,
     )
 
 __all__ = [
     "CATEGORY_PREFIX",
     "CHAT_PREFIX",
+    "CHAT_ROLE",
     "CHAT_SESSION",
     "CHAT_SESSIONS",
     "CHAT_TURN",
@@ -86,6 +90,7 @@ __all__ = [
     "ChatTurn",
     "ChatTurnRequest",
     "CommitRequest",
+    "CounterChoice",
     "DeskItem",
     "Event",
     "EventIn",
@@ -110,6 +115,7 @@ __all__ = [
     "category_for",
     "chat_history",
     "chat_sessions",
+    "choose_counter",
     "chunks",
     "count_messages",
     "event_message",
@@ -117,10 +123,10 @@ __all__ = [
     "is_chat_session",
     "message_tokens",
     "new_session",
-    "pick_counter",
     "promote",
     "start_turn",
     "token_counters",
+    "upper_bound",
 ]
 
 # Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.

@@ -26,6 +26,7 @@ from ctx.core.governor.chattools import ToolUse, parse_arguments, run_tool, stro
 from ctx.core.governor.desk import ID_CHARS
 from ctx.core.governor.schemas import (
     CHAT_PREFIX,
+    CHAT_ROLE,
     SESSION_RE,
     ChatTurnRequest,
     CommitRequest,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from ctx.core.access import Principal
     from ctx.core.app import App
 
-ROLE = "chat"
+ROLE = CHAT_ROLE
 MAX_ROUNDS = 4  # rounds of tool calls before the model must answer in text
 MAX_CALLS = 8  # calls run per round; more are answered "not run"
 NO_BACKEND_FIX = (

@@ -26,6 +26,7 @@ from ctx.core.governor.events import INDEX_KIND, append_event, recent_events
 from ctx.core.governor.indexer import Indexer, WorkRing, run_thread
 from ctx.core.governor.pins import add_pins, load_pins, remove_pins
 from ctx.core.governor.promotion import ingest, promote
+from ctx.core.governor.schemas import CHAT_ROLE
 from ctx.core.governor.threads import (
     Thread,
     ThreadCache,
@@ -36,10 +37,11 @@ from ctx.core.governor.threads import (
     writable_scope,
 )
 from ctx.core.governor.tokens import (
+    CounterChoice,
     CountMemo,
     TokenCounter,
+    choose_counter,
     count_messages,
-    pick_counter,
     token_counters,
 )
 from ctx.core.governor.watermarks import queue_health, watermarks
@@ -110,8 +112,22 @@ class Governor:
         memo = self._counts.setdefault(counter.name, CountMemo(counter.count))
         return replace(counter, count=memo)
 
-    def counter(self, name: str | None = None) -> TokenCounter:
-        return pick_counter(self.counters, name or str(self.app.settings["governor.token_counter"]))
+    def counter_choice(
+        self, name: str | None = None, *, model: str | None = None, role: str = CHAT_ROLE
+    ) -> CounterChoice:
+        """The counter named ``name`` (default: ``governor.token_counter``); with ``auto`` the
+        tokenizer of ``model``, else of the models the backends serving ``role`` run (the
+        envelope may go to any of them)."""
+        if model:
+            models: list[str] = [model]
+        else:
+            models = [b.model_for(role)[0] for b in self.app.backends.serving(role)]
+        wanted = name or str(self.app.settings["governor.token_counter"])
+        return choose_counter(self.counters, wanted, [m for m in models if m])
+
+    def counter(self, name: str | None = None, *, model: str | None = None) -> TokenCounter:
+        """The counter of the chat role's envelopes (see ``counter_choice``)."""
+        return self.counter_choice(name, model=model).counter
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -203,7 +219,8 @@ class Governor:
         started = time.perf_counter()
         s = self.app.settings
         self._check_event(req.event)
-        counter = self.counted(self.counter(req.counter))  # an unknown one fails before storing
+        choice = self.counter_choice(req.counter, model=req.model)  # fails before storing
+        counter = self.counted(choice.counter)
         budget = int(req.budget or s["governor.default_budget"])
         thread = self._writable(who, req.thread)
         desk_on = req.desk and int(s["governor.desk_items"]) > 0
@@ -285,7 +302,11 @@ class Governor:
             "messages": built.messages,
             "tokens": built.tokens,
             "budget": budget,
-            "counter": {"name": counter.name, "exact": counter.exact},
+            "counter": {
+                "name": counter.name,
+                "exact": counter.exact,
+                "fallback": choice.fallback,
+            },
             "parts": built.parts,
             "ring": {
                 "events": len(built.ring),

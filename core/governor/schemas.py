@@ -82,6 +82,12 @@ class PrepareRequest(Strict):
     )
     desk: bool = Field(default=True, description="Retrieve a reading desk (false: ring only).")
     counter: str | None = Field(default=None, max_length=100, description="Token counter name.")
+    model: str | None = Field(
+        default=None,
+        max_length=200,
+        description="The model the envelope is for: with the counter 'auto' its own tokenizer "
+        "counts (default: the models of the chat backends).",
+    )
     now: IsoDate | None = Field(
         default=None, description="Reference day for times the focus names (default: the event's)."
     )
@@ -161,6 +167,8 @@ class ThreadsRequest(Strict):
 
 # -- chat -------------------------------------------------------------------------------------------
 
+#: the role whose backends take the governor's envelopes (the gateway's and the workbench chat's)
+CHAT_ROLE = "chat"
 CHAT_PREFIX = "chat-"
 SESSION_RE = re.compile(r"^chat-[A-Za-z0-9_-]{1,64}$")
 

@@ -11,8 +11,10 @@ SETTINGS = [
         "governor.token_counter",
         str,
         "auto",
-        "Token counter for envelopes: a registered name (estimate, tokenizer, tiktoken) or auto "
-        "(an available exact counter, else the estimator, which never under-counts).",
+        "Token counter for envelopes: a registered name (o200k, cl100k, llama3, qwen, estimate, "
+        "tokenizer, tiktoken) or auto (the tokenizer of the chat backends' models, from the "
+        "tables that ship with ctx; the estimator, which never under-counts, for a model of no "
+        "known family; /api/status says which).",
     ),
     Setting(
         "governor.default_budget",

@@ -1,10 +1,11 @@
 """Token counting for envelopes: the ``TokenCounter`` contract, the registry plugins fill, and
 the count of a whole message list with its framing.
 
-Counters are plugins (``register_token_counters``): exact ones read a tokenizer file or a
-tiktoken encoding that is on disk; the estimator never under-counts. The budget of an envelope is
-a hard limit on ``count_messages``: every message's content and name, its framing
-(``per_message``) and the tokens that prime the reply (``per_reply``).
+Counters are plugins (``register_token_counters``): exact ones are a model's own tokenizer (and
+say which models with ``counts_for``); the estimator never under-counts. ``choose_counter`` picks
+the one for the models an envelope goes to. The budget of an envelope is a hard limit on
+``count_messages``: every message's content and name, its framing (``per_message``) and the
+tokens that prime the reply (``per_reply``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,26 @@ class TokenCounter:
     preference: int = 100
     #: None when the counter can be used, else why not (a missing file, package or encoding)
     unavailable: Callable[[], str | None] = lambda: None
+    #: whether this is the tokenizer of the model named so (``auto`` picks it for that model)
+    counts_for: Callable[[str], bool] = lambda model: False
+
+
+@dataclass(frozen=True)
+class CounterChoice:
+    """The counter for the ``models`` an envelope may go to, and, when ``auto`` fell back to an
+    inexact counter because a model's tokenizer is not known, why (else None)."""
+
+    counter: TokenCounter
+    models: tuple[str, ...]
+    fallback: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "counter": self.counter.name,
+            "exact": self.counter.exact,
+            "models": list(self.models),
+            "fallback": self.fallback,
+        }
 
 
 class CountMemo:
@@ -88,9 +109,14 @@ def token_counters(host: PluginHost, settings: Settings) -> dict[str, TokenCount
     )
 
 
-def pick_counter(counters: Mapping[str, TokenCounter], wanted: str) -> TokenCounter:
-    """The counter named ``wanted``, or with ``auto`` the preferred available one (exact ones
-    before the estimator by their ``preference``)."""
+def choose_counter(
+    counters: Mapping[str, TokenCounter], wanted: str, models: Sequence[str] = ()
+) -> CounterChoice:
+    """The counter named ``wanted``; with ``auto`` each model's own (the preferred available
+    exact counter that ``counts_for`` it), or, when a model has none or no model is known, the
+    preferred inexact counter (the estimator), saying why. Models with different tokenizers get
+    a counter that never counts fewer tokens than either."""
+    models = tuple(dict.fromkeys(models))
     if wanted != "auto":
         counter = counters.get(wanted)
         if counter is None:
@@ -99,11 +125,50 @@ def pick_counter(counters: Mapping[str, TokenCounter], wanted: str) -> TokenCoun
         why = counter.unavailable()
         if why:
             raise ConfigError(f"token counter {wanted!r} cannot be used: {why}")
-        return counter
-    usable = [c for c in counters.values() if c.unavailable() is None]
-    if not usable:
+        return CounterChoice(counter, models)
+    # availability is asked only of the counters a model needs: it may load a table
+    ordered = sorted(counters.values(), key=lambda c: (c.preference, c.name))
+    own: dict[str, TokenCounter] = {}
+    unknown = []
+    for model in models or ("",):  # no model: only a counter for any model (an operator's) fits
+        found = next(
+            (c for c in ordered if c.exact and c.counts_for(model) and c.unavailable() is None),
+            None,
+        )
+        if found is None:
+            unknown.append(model)
+        else:
+            own.setdefault(found.name, found)
+    if not unknown:
+        return CounterChoice(upper_bound(list(own.values())), models)
+    estimators = [c for c in ordered if not c.exact and c.unavailable() is None]
+    if not estimators:
         raise ConfigError("no token counter is available (the built-in plugin 'tokens' is off?)")
-    return min(usable, key=lambda c: (not c.exact, c.preference, c.name))
+    if models:
+        why = f"no tokenizer is known for {', '.join(map(repr, unknown))}"
+    else:
+        why = "no model is known (no backend serves the role and the caller named none)"
+    return CounterChoice(estimators[0], models, why)
+
+
+def upper_bound(counters: Sequence[TokenCounter]) -> TokenCounter:
+    """One counter, or one that counts what the most expensive of several counts (for an
+    envelope that may go to models with different tokenizers)."""
+    if len(counters) == 1:
+        return counters[0]
+    parts = tuple(sorted(counters, key=lambda c: c.name))
+
+    def count(text: str) -> int:
+        return max(c.count(text) for c in parts)
+
+    return TokenCounter(
+        name="+".join(c.name for c in parts),
+        count=count,
+        exact=False,
+        per_message=max(c.per_message for c in parts),
+        per_reply=max(c.per_reply for c in parts),
+        description="The most any of " + ", ".join(c.name for c in parts) + " counts.",
+    )
 
 
 def message_tokens(counter: TokenCounter, message: Mapping[str, Any]) -> int:

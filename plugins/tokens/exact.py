@@ -1,4 +1,5 @@
-"""The exact counters: a HuggingFace ``tokenizer.json`` and a tiktoken encoding, read from disk.
+"""The exact counters an operator configures: a HuggingFace ``tokenizer.json`` and a tiktoken
+encoding, read from disk (the tables that ship with ctx are in ``bundled``).
 
 Each loads on first use, once per process for every thread, and never over the network: the
 tokenizer file is named by a setting, and tiktoken (not a dependency of ctx) is used only when
@@ -66,7 +67,7 @@ TIKTOKEN_FILES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-class _Loader:
+class Loader:
     """Loads one object per key, once for all threads; a failure is remembered with the stamp
     (the file's size and time) it was seen with, so a fixed file is read again."""
 
@@ -124,7 +125,7 @@ def _load_tokenizer(path: str) -> Any:
     return tokenizer
 
 
-_TOKENIZERS = _Loader(_load_tokenizer)
+_TOKENIZERS = Loader(_load_tokenizer)
 
 
 def _tokenizer(path_setting: Callable[[], str]) -> Any:
@@ -153,9 +154,14 @@ def tokenizer_counter(path_setting: Callable[[], str]) -> TokenCounter:
         exact=True,
         per_message=PER_MESSAGE,
         per_reply=PER_REPLY,
-        description="Exact counts with the HuggingFace tokenizer.json named by tokens.tokenizer_file.",
+        description=(
+            "Exact counts with the HuggingFace tokenizer.json named by tokens.tokenizer_file; "
+            "when it is set, auto counts every model with it."
+        ),
         preference=10,
-        unavailable=lambda: _problem(lambda: _tokenizer(path_setting)),
+        unavailable=lambda: problem(lambda: _tokenizer(path_setting)),
+        # the operator named the tokenizer of their models: it wins over the bundled tables
+        counts_for=lambda model: True,
     )
 
 
@@ -210,7 +216,7 @@ def _load_encoding(key: str) -> Any:
     return tiktoken.get_encoding(name)
 
 
-_ENCODINGS = _Loader(_load_encoding)
+_ENCODINGS = Loader(_load_encoding)
 
 
 def _encoding(name_setting: Callable[[], str]) -> Any:
@@ -241,11 +247,11 @@ def tiktoken_counter(name_setting: Callable[[], str]) -> TokenCounter:
             "tiktoken's local cache (never downloads)."
         ),
         preference=20,
-        unavailable=lambda: _problem(lambda: _encoding(name_setting)),
+        unavailable=lambda: problem(lambda: _encoding(name_setting)),
     )
 
 
-def _problem(load: Callable[[], Any]) -> str | None:
+def problem(load: Callable[[], Any]) -> str | None:
     try:
         load()
     except ConfigError as exc:

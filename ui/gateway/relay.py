@@ -20,14 +20,21 @@ from typing import Any
 from pydantic import ValidationError as PydanticError
 
 from ctx.core import App, CtxError, Principal
-from ctx.core.governor import CommitRequest, EventIn, PrepareRequest, ThreadRef, count_messages
+from ctx.core.governor import (
+    CHAT_ROLE,
+    CommitRequest,
+    EventIn,
+    PrepareRequest,
+    ThreadRef,
+    count_messages,
+)
 from ctx.core.llm import SENSITIVITY_ORDER, NoBackend, Piece, Reply, available, chat, stream
 from ctx.core.validation import error_message
 from ctx.ui.gateway.errors import GatewayError, from_ctx
 from ctx.ui.gateway.turn import Turn
 
 log = logging.getLogger("ctx.gateway")
-ROLE = "chat"
+ROLE = CHAT_ROLE
 #: where a field of the governor's requests came from in the client's request
 PARAMS = {
     "thread.session_id": "X-Ctx-Thread",

