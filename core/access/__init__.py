@@ -16,7 +16,7 @@ if TYPE_CHECKING:
         revoke_key,
         token_from_headers,
     )
-    from ctx.core.access.limits import LIMIT_KINDS, charge_limits
+    from ctx.core.access.limits import LIMIT_KINDS, charge_limits, check_guesses, count_guess
     from ctx.core.access.oauth import (
         CODE_TTL_SECONDS,
         AuthorizationRequest,
@@ -158,8 +158,10 @@ __all__ = [
     "cancel_form",
     "charge_limits",
     "check_authorization_request",
+    "check_guesses",
     "check_secret_name",
     "close_session",
+    "count_guess",
     "create_client",
     "create_key",
     "delete_secret",
