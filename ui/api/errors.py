@@ -3,6 +3,7 @@ problem and the request id; nothing a caller sends produces a traceback."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,7 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ctx.core import CtxError
-from ctx.core.validation import error_message
+from ctx.core.validation import INT_LIMIT, MAX_DEPTH, error_message
 
 
 class FieldError(BaseModel):
@@ -88,6 +89,19 @@ def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
     return f"{first['field']}: {first['message']}", details
 
 
+def unreadable_body(cause: BaseException | None) -> str:
+    """What was wrong with a body the JSON parser gave up on: too deep or too long a number
+    are named (the parser's own limits), anything else is not JSON."""
+    if isinstance(cause, RecursionError):
+        return f"request body is nested more than {MAX_DEPTH} levels deep"
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        return (
+            f"request body has a number of more than {sys.get_int_max_str_digits()} digits "
+            f"(whole numbers stop at {INT_LIMIT})"
+        )
+    return "request body is not valid JSON (it must be UTF-8 encoded JSON)"
+
+
 def _page_error(request: Request, status: int, message: str) -> Response | None:
     """An error page when the web workbench is mounted and the path is one of its pages."""
     pages = getattr(request.app.state, "error_pages", None)
@@ -139,7 +153,7 @@ def install_error_handlers(api: FastAPI) -> None:
         status = exc.status_code
         if status == 400 and "parsing the body" in message:
             # the same status as every other invalid body
-            message = "request body is not valid JSON (it must be UTF-8 encoded JSON)"
+            message = unreadable_body(exc.__cause__)
             code, status = "invalid", 422
         if exc.status_code == 404 and message == "Not Found":
             page = _page_error(request, 404, f"there is no page at {request.url.path}")

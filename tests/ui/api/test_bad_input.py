@@ -120,6 +120,19 @@ def test_invalid_utf8_and_broken_json_are_refused(probe: Probe) -> None:
     _assert_clear_error(r, 422, "request body is missing")
 
 
+def test_a_huge_number_or_a_deep_nesting_is_named_not_called_broken_json(probe: Probe) -> None:
+    json_header = {"content-type": "application/json"}
+    huge = b'{"title": "n", "content": "x", "metadata": {"n": ' + b"7" * 5000 + b"}}"
+    r = probe.post("/api/store", content=huge, headers=json_header)
+    _assert_clear_error(r, 422, "digits")
+    assert "not valid JSON" not in r.json()["message"]
+    deep = b'{"title": "n", "content": "x", "metadata": {"n": ' + b"[" * 100_000
+    deep += b"]" * 100_000 + b"}}"
+    r = probe.post("/api/store", content=deep, headers=json_header)
+    _assert_clear_error(r, 422, "nested more than 64 levels deep")
+    assert "not valid JSON" not in r.json()["message"]
+
+
 def test_bad_ids_and_manage_requests(probe: Probe) -> None:
     existing = probe.post("/api/manage", json={"action": "list"}).json()["blocks"][0]["id"]
     cases: list[tuple[dict[str, Any], int, str]] = [
