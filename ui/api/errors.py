@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ctx.core import CtxError
 from ctx.core.validation import INT_LIMIT, MAX_DEPTH, error_message
@@ -102,6 +103,17 @@ def unreadable_body(cause: BaseException | None) -> str:
     return "request body is not valid JSON (it must be UTF-8 encoded JSON)"
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method the request's path answers to, for a 405's ``Allow`` (Starlette names only
+    those of the first route that matched the path)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        declared = getattr(route, "methods", None)
+        if declared and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= declared
+    return ", ".join(sorted(methods))
+
+
 def _page_error(request: Request, status: int, message: str) -> Response | None:
     """An error page when the web workbench is mounted and the path is one of its pages."""
     pages = getattr(request.app.state, "error_pages", None)
@@ -160,11 +172,13 @@ def install_error_handlers(api: FastAPI) -> None:
             if page is not None:
                 return page
             message = f"no such endpoint: {request.url.path} (see /docs)"
+        headers = {k.lower(): v for k, v in (exc.headers or {}).items()}  # e.g. Allow on a 405
         if exc.status_code == 405:
             message = f"{request.method} is not allowed here"
+            headers["allow"] = allowed_methods(request) or headers.get("allow", "")
             page = _page_error(request, 405, message)
             if page is not None:
-                page.headers.update(dict(exc.headers or {}))
+                page.headers.update(headers)
                 return page
         body: dict[str, Any] = {"error": code, "message": message}
         if status == 422:
@@ -172,5 +186,5 @@ def install_error_handlers(api: FastAPI) -> None:
         return JSONResponse(
             {**body, "request_id": _request_id(request)},
             status_code=status,
-            headers=dict(exc.headers or {}),  # e.g. Allow on a 405
+            headers=headers,
         )

@@ -136,7 +136,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
     streams = {"response_class": StreamingResponse} if rest.answer != "json" else {}
     for number, path in enumerate((rest.path, *rest.also)):
         router.add_api_route(
-            path,
+            _routed(op, path),
             endpoint,
             methods=[rest.method],
             name=op.name if number == 0 else f"{op.name}@{path}",
@@ -152,6 +152,20 @@ def add_route(router: APIRouter, op: Operation) -> None:
             dependencies=[Depends(access)] if access is not None else None,
             include_in_schema=rest.in_schema,
         )
+
+
+def _routed(op: Operation, path: str) -> str:
+    """The route's path with a whole-number parameter matching digits only (``{number:int}``):
+    ``/api/issues/suggest`` is then no issue number but another route's path, and a method
+    that route lacks is a 405 rather than a 422 on ``number``."""
+    fields = op.input.model_fields if op.input is not None else {}
+
+    def convert(found: re.Match[str]) -> str:
+        field = fields.get(found.group(1))
+        whole = field is not None and field.annotation is int
+        return "{" + found.group(1) + (":int}" if whole else "}")
+
+    return PATH_PARAM.sub(convert, path)
 
 
 def _identifier(name: str) -> str:

@@ -274,6 +274,19 @@ def test_405_says_what_is_allowed(client: Any, user: dict[str, str]) -> None:
     assert r.headers["allow"] == "POST"
 
 
+def test_405_names_every_method_of_the_path(client: Any, user: dict[str, str]) -> None:
+    # several routes share a path: Allow names them all, not only the first route's
+    r = client.request("OPTIONS", "/api/settings/query.rerank", headers=user)
+    _json_error(r, 405, "OPTIONS is not allowed")
+    assert {m.strip() for m in r.headers["allow"].split(",")} >= {"GET", "PUT", "DELETE"}
+    # a path of its own beside a numbered one: its missing method is a 405, not a bad number
+    r = client.request("PATCH", "/api/issues/suggest", headers=user)
+    _json_error(r, 405, "PATCH is not allowed")
+    assert r.headers["allow"] == "POST"
+    r = client.request("OPTIONS", "/api/issues/7", headers=user)
+    assert {m.strip() for m in r.headers["allow"].split(",")} >= {"GET", "PATCH"}
+
+
 def test_manage_stats_respects_the_scope_like_list(client: Any, user: dict[str, str]) -> None:
     client.post("/api/store", headers=user, json={"title": "t", "content": "c"})
     r = client.post("/api/manage", headers=user, json={"action": "stats", "scope": "alpha"})
