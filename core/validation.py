@@ -5,6 +5,11 @@ cannot hold NaN or infinity, and bigint stops at 2^63. Rather than a check per f
 model (``Strict``) walks its whole input before field validation, dict keys and nested metadata
 included, and the HTTP layer applies the same rule to the path and the query string. A value that
 breaks it is a 422 naming where it is (``metadata.notes[2]``), never a 500 from the database.
+
+The same rule is stated in each request model's JSON schema (``state_the_rule``), so
+``/openapi.json`` allows nothing the server refuses: text without NUL, whole numbers within 64
+bits, free-form values (metadata) made of such text and numbers. JSON has one kind of number, so
+a whole number written ``20.0`` is a whole number (``whole_numbers``).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import math
 import re
 from collections.abc import Iterator
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, model_validator
 
@@ -22,6 +27,13 @@ from ctx.core.text import text_problem
 
 INT_LIMIT = 2**63 - 1
 MAX_DEPTH = 64  # levels of nested objects and lists in one value
+#: text without NUL, as a JSON schema pattern (lone surrogates cannot be written in JSON text)
+NO_NUL = r"^[^\x00]*$"
+#: how deep the schema describes a free-form value (the server takes up to ``MAX_DEPTH``)
+SCHEMA_DEPTH = 3
+#: the bounds of a whole number as the schema states them: OpenAPI documents carry numbers as
+#: doubles, and 2^63 - 1 would be written as 2^63, just out of range; these are exact
+SCHEMA_INT_MIN, SCHEMA_INT_MAX = -(2**63), 2**63 - 1024
 
 
 def _scalar_problem(value: Any) -> str | None:
@@ -88,19 +100,118 @@ def check_input(value: Any, path: str = "") -> None:
         raise ValidationError(f"{where or 'body'} {problem}", field=where or "body")
 
 
+def _json_value(depth: int) -> dict[str, Any]:
+    """The schema of a free-form value that obeys the rule, described ``depth`` levels deep."""
+    kinds: list[dict[str, Any]] = [
+        {"type": "string", "pattern": NO_NUL},
+        {"type": "number", "minimum": SCHEMA_INT_MIN, "maximum": SCHEMA_INT_MAX},
+        {"type": "boolean"},
+        {"type": "null"},
+    ]
+    if depth > 0:
+        inner = _json_value(depth - 1)
+        kinds.append({"type": "array", "items": inner})
+        kinds.append(
+            {"type": "object", "additionalProperties": inner, "propertyNames": {"pattern": NO_NUL}}
+        )
+    return {"anyOf": kinds}
+
+
+def _state(node: Any) -> None:
+    """Add the rule to one JSON schema node and what it contains (not to other models: a
+    ``$ref`` is stated by its own model)."""
+    if not isinstance(node, dict) or "$ref" in node:
+        return
+    for key in ("anyOf", "oneOf", "allOf"):
+        for option in node.get(key, ()):
+            _state(option)
+    kind = node.get("type")
+    if kind == "string" and not {"pattern", "enum", "const", "format"} & set(node):
+        node["pattern"] = NO_NUL
+    elif kind == "integer":
+        node["minimum"] = max(node.get("minimum", SCHEMA_INT_MIN), SCHEMA_INT_MIN)
+        node["maximum"] = min(node.get("maximum", SCHEMA_INT_MAX), SCHEMA_INT_MAX)
+    elif kind == "array":
+        _state(node.get("items"))
+    elif kind == "object":
+        for prop in node.get("properties", {}).values():
+            _state(prop)
+        extra = node.get("additionalProperties", "properties" not in node)
+        if extra is True or extra == {}:
+            node["additionalProperties"] = _json_value(SCHEMA_DEPTH - 1)
+            node["propertyNames"] = {"pattern": NO_NUL}
+        else:
+            _state(extra)
+    elif kind is None and not {"anyOf", "oneOf", "allOf", "enum", "const", "not"} & set(node):
+        node.update(_json_value(SCHEMA_DEPTH))  # any value at all: a free-form one
+
+
+def state_the_rule(schema: dict[str, Any], model: type[BaseModel] | None = None) -> None:
+    """A request model's JSON schema with the rule stated (pydantic's ``json_schema_extra``)."""
+    for prop in schema.get("properties", {}).values():
+        _state(prop)
+
+
+def _int_shape(annotation: Any) -> str | None:
+    """``"int"`` for a whole-number field, ``"list"`` for a list of them, else None."""
+    if annotation is int:
+        return "int"
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (list, tuple) and args and args[0] is int:
+        return "list"
+    if origin is Union or type(annotation).__name__ == "UnionType":
+        shapes = {_int_shape(a) for a in args if a is not type(None)}
+        return shapes.pop() if len(shapes) == 1 else None
+    return None
+
+
+def _whole(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def whole_numbers(model: type[BaseModel], data: Any) -> Any:
+    """``data`` with ``20.0`` read as ``20`` where ``model`` takes a whole number: JSON has one
+    kind of number, and the schema's ``integer`` includes it. Other floats stay as they are, to
+    be refused as no whole number."""
+    if not isinstance(data, dict):
+        return data
+    out = data
+    for name, field in model.model_fields.items():
+        shape = _int_shape(field.annotation)
+        key = field.alias if field.alias in data else name
+        value = data.get(key)
+        if shape is None or value is None:
+            continue
+        if shape == "list" and isinstance(value, list):
+            fixed: Any = [_whole(v) for v in value]
+            changed = any(a is not b for a, b in zip(fixed, value, strict=True))
+        else:
+            fixed = _whole(value)
+            changed = fixed is not value
+        if changed:
+            out = {**out, key: fixed}
+    return out
+
+
 class Strict(BaseModel):
     """Base of every request model: unknown fields are refused, the whole input obeys the rule
     above before any field validator runs, and types are strict (``true`` is no number, ``0`` is
-    no date, ``"5"`` is no limit). Dates and times arrive as ISO 8601 strings: declare them with
-    ``IsoDate`` / ``IsoDateTime``."""
+    no date, ``"5"`` is no limit, ``20.0`` is 20). Dates and times arrive as ISO 8601 strings:
+    declare them with ``IsoDate`` / ``IsoDateTime``. The JSON schema states the rule."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        strict=True,
+        regex_engine="python-re",  # a pattern means what it means to the schema's readers
+        json_schema_extra=state_the_rule,
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _storable(cls, data: Any) -> Any:
         check_input(data)
-        return data
+        return whole_numbers(cls, data)
 
 
 _DATE = TypeAdapter(date)

@@ -10,7 +10,7 @@ from fastapi.dependencies.models import Dependant
 from pydantic import BaseModel
 
 from ctx.core import App
-from ctx.core.validation import Strict
+from ctx.core.validation import NO_NUL, Strict
 
 
 class Probe:
@@ -131,6 +131,31 @@ def test_a_huge_number_or_a_deep_nesting_is_named_not_called_broken_json(probe: 
     r = probe.post("/api/store", content=deep, headers=json_header)
     _assert_clear_error(r, 422, "nested more than 64 levels deep")
     assert "not valid JSON" not in r.json()["message"]
+
+
+def test_a_whole_number_written_with_a_point_is_a_whole_number(probe: Probe) -> None:
+    # JSON has one kind of number; the schema's "integer" includes 20.0
+    listed = probe.post("/api/manage", json={"action": "list", "limit": 1.0, "offset": 0.0})
+    assert listed.status_code == 200 and listed.json()["count"] == 1
+    _assert_clear_error(
+        probe.post("/api/manage", json={"action": "list", "limit": 1.5}), 422, "whole number"
+    )
+
+
+def test_the_schema_states_the_input_rule(probe: Probe) -> None:
+    # what a client generated from /openapi.json may send is what the server takes: no NUL in
+    # text, whole numbers within 64 bits, free-form values of such text and numbers
+    models = probe.client.get("/openapi.json").json()["components"]["schemas"]
+    store = models["StoreRequest"]["properties"]
+    assert store["content"]["pattern"] == NO_NUL
+    assert store["tags"]["items"]["pattern"] == NO_NUL
+    assert store["metadata"]["propertyNames"] == {"pattern": NO_NUL}
+    number = next(
+        k for k in store["metadata"]["additionalProperties"]["anyOf"] if k["type"] == "number"
+    )
+    assert -(2**63) <= number["minimum"] < number["maximum"] < 2**63  # as doubles, too
+    offset = models["ManageRequest"]["properties"]["offset"]
+    assert (offset["minimum"], offset["maximum"]) == (0, 1_000_000_000)
 
 
 def test_bad_ids_and_manage_requests(probe: Probe) -> None:
