@@ -116,12 +116,14 @@ if TYPE_CHECKING:
         temporal_kit,
     )
     from ctx.core.tools import Tool
-    from ctx.core.validation import IsoDateTime, Strict
+    from ctx.core.validation import BASE64, SOME_BASE64, IsoDateTime, Strict, shaped
 
 __all__ = [
+    "BASE64",
     "GERMAN_STOPWORDS",
     "PROJECT",
     "SENSITIVITIES",
+    "SOME_BASE64",
     "Access",
     "AlsoInTransaction",
     "Ambiguous",
@@ -209,6 +211,7 @@ __all__ = [
     "require_str",
     "search_blocks",
     "set_archived",
+    "shaped",
     "store_block",
     "temporal_kit",
     "truncate_matryoshka",

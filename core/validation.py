@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Annotated, Any, Union, get_args, get_origin
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, model_validator
 
 from ctx.core.errors import ValidationError
 from ctx.core.text import text_problem
@@ -100,6 +100,35 @@ def check_input(value: Any, path: str = "") -> None:
         raise ValidationError(f"{where or 'body'} {problem}", field=where or "body")
 
 
+#: text with something other than spaces in it (and, as all text, no NUL)
+NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
+#: one line with something other than spaces in it
+ONE_LINE = r"^[^\x00\r\n]*[^\x00\s][^\x00\r\n]*$"
+#: bytes as base64 text (standard alphabet, '=' padding), as ``base64.b64decode`` checks them
+BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+#: the same, of one byte at least
+SOME_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"
+#: what a refusal says for each pattern a field is ``shaped`` by (one wording per pattern)
+_SHAPES: dict[str, str] = {
+    NOT_BLANK: "must not be empty or only spaces",
+    ONE_LINE: "must be one line, not empty or only spaces",
+    BASE64: "is not base64 (standard alphabet, '=' padding)",
+    SOME_BASE64: "is empty or not base64 (standard alphabet, '=' padding)",
+}
+#: a field's ``json_schema_extra`` when it may be left out but never null
+NOT_NULL: dict[str, Any] = {"not": {"type": "null"}}
+
+
+def shaped(pattern: str, says: str | None = None, **field: Any) -> Any:
+    """A field constraint whose ``pattern`` is the rule (so the schema states it) and the words a
+    refusal says: ``shaped(SCOPE_RE.pattern, "must be 1-50 lowercase letters, ...")``; the
+    patterns above have theirs. A pattern (which is all a refusal knows) has one wording."""
+    known = _SHAPES.setdefault(pattern, says or "")
+    if not known or (says is not None and says != known):
+        raise ValueError(f"pattern {pattern!r} needs one wording, not {known!r} and {says!r}")
+    return Field(pattern=pattern, **field)
+
+
 def _json_value(depth: int) -> dict[str, Any]:
     """The schema of a free-form value that obeys the rule, described ``depth`` levels deep."""
     kinds: list[dict[str, Any]] = [
@@ -150,6 +179,29 @@ def state_the_rule(schema: dict[str, Any], model: type[BaseModel] | None = None)
     """A request model's JSON schema with the rule stated (pydantic's ``json_schema_extra``)."""
     for prop in schema.get("properties", {}).values():
         _state(prop)
+
+
+def alternatives(*groups: tuple[str, ...]) -> Any:
+    """A ``json_schema_extra`` for a model that takes exactly one group of its fields (``id``,
+    or ``category`` and ``title``): the rule above, and each group as an alternative of the
+    schema whose fields are given (not null) and no other group's. The model's validator still
+    says what is wrong; this states it for the schema's readers."""
+
+    def extra(schema: dict[str, Any], model: type[BaseModel] | None = None) -> None:
+        state_the_rule(schema, model)
+        options = []
+        for group in groups:
+            others = sorted({f for g in groups for f in g} - set(group))
+            option: dict[str, Any] = {
+                "required": list(group),
+                "properties": {f: {"not": {"type": "null"}} for f in group},
+            }
+            if others:
+                option["not"] = {"anyOf": [{"required": [f]} for f in others]}
+            options.append(option)
+        schema["anyOf"] = options
+
+    return extra
 
 
 def _int_shape(annotation: Any) -> str | None:
@@ -270,6 +322,9 @@ def error_message(error: dict[str, Any]) -> str:
     if kind in ("less_than_equal", "less_than"):
         word = "at most" if kind == "less_than_equal" else "less than"
         return f"must be {word} {ctx.get('le', ctx.get('lt'))}"
+    if kind == "string_pattern_mismatch":
+        pattern = str(ctx.get("pattern", ""))
+        return _SHAPES.get(pattern, f"must match the pattern {pattern}")
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected', '')}".replace("'", "")
     simple = {

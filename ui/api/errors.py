@@ -75,12 +75,10 @@ def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
             continue
         loc = [str(p) for p in err.get("loc", ()) if p != "body"]
         message = error_message(err)
-        if not loc:
-            message = (
-                "is missing; send a JSON object"
-                if err.get("type") == "missing"
-                else "must be a JSON object"
-            )
+        if not loc and err.get("type") == "missing":
+            message = "is missing; send a JSON object"
+        elif not loc and err.get("type") in ("model_type", "model_attributes_type", "dict_type"):
+            message = "must be a JSON object"
         details.append({"field": ".".join(loc) or "body", "message": message})
     if not details:
         return "invalid request", details

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Iterator
 from typing import Any, get_args
 
@@ -64,12 +66,12 @@ def test_malformed_store_fields_are_refused(probe: Probe) -> None:
         ({**ok, "title": None}, "title"),
         ({**ok, "content": ["a"]}, "content"),
         ({**ok, "title": ""}, "title"),
-        ({**ok, "title": "   "}, "title: title must not be empty"),
+        ({**ok, "title": "   "}, "title: must be one line, not empty or only spaces"),
         ({**ok, "title": "two\nlines"}, "one line"),
         ({**ok, "title": "x" * 501}, "title"),
         ({**ok, "title": "nul\x00"}, "NUL"),
         ({**ok, "content": "nul\x00"}, "NUL"),
-        ({**ok, "category": " "}, "category must not be empty"),
+        ({**ok, "category": " "}, "category: must not be empty"),
         ({**ok, "tags": "ops"}, "tags"),
         ({**ok, "tags": [""]}, "tag"),
         ({**ok, "tags": [1]}, "tags"),
@@ -148,7 +150,8 @@ def test_the_schema_states_the_input_rule(probe: Probe) -> None:
     models = probe.client.get("/openapi.json").json()["components"]["schemas"]
     store = models["StoreRequest"]["properties"]
     assert store["content"]["pattern"] == NO_NUL
-    assert store["tags"]["items"]["pattern"] == NO_NUL
+    tag = store["tags"]["items"]["pattern"]
+    assert re.search(tag, "ops") and not re.search(tag, "o\x00ps") and not re.search(tag, "  ")
     assert store["metadata"]["propertyNames"] == {"pattern": NO_NUL}
     number = next(
         k for k in store["metadata"]["additionalProperties"]["anyOf"] if k["type"] == "number"
@@ -156,6 +159,32 @@ def test_the_schema_states_the_input_rule(probe: Probe) -> None:
     assert -(2**63) <= number["minimum"] < number["maximum"] < 2**63  # as doubles, too
     offset = models["ManageRequest"]["properties"]["offset"]
     assert (offset["minimum"], offset["maximum"]) == (0, 1_000_000_000)
+
+
+def test_the_schema_states_what_the_validators_check(probe: Probe, keys: Any) -> None:
+    # the constraints a generated client must know, stated in /openapi.json from the models
+    models = probe.client.get("/openapi.json").json()["components"]["schemas"]
+
+    def pattern(node: dict[str, Any]) -> str:
+        return str(
+            next(o for o in node.get("anyOf", [node]) if o.get("type") == "string")["pattern"]
+        )
+
+    store = models["StoreRequest"]["properties"]
+    assert re.search(pattern(store["scope"]), "alpha") and not re.search(
+        pattern(store["scope"]), ""
+    )
+    assert not re.search(pattern(store["title"]), "two\nlines")
+    assert not re.search(pattern(store["category"]), "   ")
+    ids = models["QueryRequest"]["properties"]["exclude_ids"]["items"]
+    assert not re.search(ids["pattern"], "") and re.search(ids["pattern"], str(uuid.uuid4()))
+    manage = models["ManageRequest"]
+    assert {"required": ["action", "id", "changes"]}.items() <= manage["anyOf"][1].items()
+    assert len(models["Grant"]["anyOf"]) == 2  # a scope or a block, not both
+    # a rule across fields is said in its own words, not "must be a JSON object"
+    admin = {"X-Context-Key": keys.make("default", admin=True)}
+    r = probe.client.post("/api/tenants/acme/grants", headers=admin, json={})
+    _assert_clear_error(r, 422, "give exactly one of scope and block_id")
 
 
 def test_bad_ids_and_manage_requests(probe: Probe) -> None:
@@ -169,7 +198,7 @@ def test_bad_ids_and_manage_requests(probe: Probe) -> None:
         ({"action": "delete", "id": "'; DELETE FROM context_blocks; --"}, 422, "id"),
         ({"action": "delete", "id": existing + "0"}, 422, "id"),
         ({"action": "get"}, 422, "needs an id"),
-        ({"action": "delete", "id": ""}, 422, "needs an id"),
+        ({"action": "delete", "id": ""}, 422, "id: must be an id or a prefix"),
         ({"action": "drop"}, 422, "action"),
         ({"action": "list", "limit": 0}, 422, "limit"),
         ({"action": "list", "limit": 201}, 422, "limit"),
@@ -207,7 +236,7 @@ def test_bad_search_requests(probe: Probe) -> None:
     for body, words in (
         ({}, "query"),
         ({"query": ""}, "query"),
-        ({"query": "   "}, "query must not be empty"),
+        ({"query": "   "}, "query: must not be empty"),
         ({"query": "x" * 2001}, "query"),
         ({"query": "ok", "limit": 0}, "limit"),
         ({"query": "ok", "limit": 101}, "limit"),
