@@ -32,8 +32,9 @@ NO_NUL = r"^[^\x00]*$"
 #: how deep the schema describes a free-form value (the server takes up to ``MAX_DEPTH``)
 SCHEMA_DEPTH = 3
 #: the bounds of a whole number as the schema states them: OpenAPI documents carry numbers as
-#: doubles, and 2^63 - 1 would be written as 2^63, just out of range; these are exact
-SCHEMA_INT_MIN, SCHEMA_INT_MAX = -(2**63), 2**63 - 1024
+#: doubles written in their shortest form, and 2^63 - 1 would be read back as 9223372036854776000,
+#: out of range; these are doubles whose shortest form reads back within range
+SCHEMA_INT_MIN, SCHEMA_INT_MAX = -(2**63 - 1024), 2**63 - 1024
 
 
 def _scalar_problem(value: Any) -> str | None:

@@ -3,12 +3,16 @@ their grants. A model of an operation with path parameters adds them to the body
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal, get_args
 
 from pydantic import ConfigDict, Field, model_validator
 
-from ctx.core.access.principals import SCOPE_RE
+from ctx.core.access.principals import ROLES, SCOPE_RE
 from ctx.core.validation import Strict, alternatives, shaped
+
+#: a key's role in its tenant (``ROLES``)
+Role = Literal["owner", "admin", "member"]
+assert get_args(Role) == ROLES  # one list of roles
 
 #: a scope's name (and a tenant's: the same rule, ``validate_scope``), as the schema states it
 ScopeName = Annotated[
@@ -38,8 +42,10 @@ class KeyCreate(Strict):
     home_scope: ScopeName
     allowed_scopes: list[ScopeName] = Field(default_factory=list)
     is_admin: bool = False
-    tenant: str | None = Field(default=None, description="The key's tenant (default: the root).")
-    role: str | None = Field(default=None, description="owner, admin or member.")
+    tenant: TenantNameText | None = Field(
+        default=None, description="The key's tenant (default: the root)."
+    )
+    role: Role | None = Field(default=None, description="owner, admin or member.")
 
 
 class KeyId(Strict):
@@ -87,7 +93,7 @@ class TenantKeyCreate(Strict):
     name: str = Field(min_length=1, max_length=200)
     home_scope: ScopeName
     allowed_scopes: list[ScopeName] = Field(default_factory=list, max_length=100)
-    role: str = Field(default="member", description="owner, admin or member")
+    role: Role = Field(default="member", description="owner, admin or member")
 
 
 class TenantKeyRequest(TenantKeyCreate):

@@ -37,8 +37,8 @@ class BlobFetch(Strict):
     id: BlobRef | None = Field(
         default=None, description="The blob's id (or give category + title)."
     )
-    category: str | None = None
-    title: str | None = None
+    category: Category | None = None
+    title: Title | None = None
     meta_only: bool = Field(default=False, description="Leave the data out.")
 
 

@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from ctx.core import App, Principal, ValidationError
 from ctx.core.access import charge_limits
 from ctx.core.operations import PATH_PARAM, Download, Operation, Reply, resolve
-from ctx.core.validation import error_message
+from ctx.core.validation import SCHEMA_INT_MAX, error_message
 from ctx.ui.api.deps import get_admin, get_app, get_principal
 from ctx.ui.api.errors import ERROR_RESPONSES, error_response
 from ctx.ui.api.marks import mark_operation
@@ -210,8 +210,10 @@ def _parameters(op: Operation) -> list[inspect.Parameter]:
         # the field's constraints (a pattern, a length) go along: a bad path parameter is the
         # 422 of ``path.<name>`` and the OpenAPI entry shows its rules
         field = fields[name]
+        # a whole number within 64 bits, as every whole number in a body (ctx.core.validation)
+        bound: dict[str, Any] = {"le": SCHEMA_INT_MAX} if field.annotation is int else {}
         kind: Any = Annotated[
-            (field.annotation, *field.metadata, Path(description=field.description))
+            (field.annotation, *field.metadata, Path(description=field.description, **bound))
         ]
         params.append(inspect.Parameter(name, KW, annotation=kind))
     carrier = _carrier(op)
