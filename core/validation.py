@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -294,6 +295,18 @@ def _iso(adapter: TypeAdapter[Any], what: str) -> Any:
 
 IsoDate = Annotated[date, _iso(_DATE, "date")]
 IsoDateTime = Annotated[datetime, _iso(_DATETIME, "date-time")]
+
+
+def as_real(value: float) -> float:
+    """``value`` for a ``real`` (single precision) column: a number so small that it is 0 in
+    one (1e-300) is 0, where PostgreSQL would refuse it ("value out of range: underflow");
+    anything else is left to the column's own rounding (and a number too large to the field's
+    bounds)."""
+    try:
+        single = struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:
+        return value
+    return 0.0 if single == 0.0 else value
 
 
 def _plural(n: Any, word: str) -> str:
