@@ -35,6 +35,8 @@ def main() -> int:
     args = ap.parse_args()
     # backends the fuzzer creates may only point at this machine: no request leaves it
     env = {"CTX_QUERY_WEIGHT_DENSE": "0", "CTX_LLM_ALLOWED_HOSTS": "127.0.0.0/8,::1,localhost"}
+    # as in the bounded run: the per-key rate limits would answer most requests with 429
+    env |= {f"CTX_LIMITS_{kind}_PER_MINUTE": "0" for kind in ("WRITES", "QUERIES", "MODEL_CALLS")}
     with bench_app(None, bench_environ(env)) as app:
         with app.connection() as conn:
             _, admin = access.create_key(
