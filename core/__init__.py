@@ -124,12 +124,14 @@ if TYPE_CHECKING:
         temporal_kit,
     )
     from ctx.core.tools import Tool
-    from ctx.core.validation import IsoDateTime, Strict
+    from ctx.core.validation import BASE64, SOME_BASE64, IsoDateTime, Strict, shaped
 
 __all__ = [
+    "BASE64",
     "GERMAN_STOPWORDS",
     "PROJECT",
     "SENSITIVITIES",
+    "SOME_BASE64",
     "UUID_PATTERN",
     "Access",
     "AlsoInTransaction",
@@ -224,6 +226,7 @@ __all__ = [
     "require_str",
     "search_blocks",
     "set_archived",
+    "shaped",
     "skipped",
     "store_block",
     "temporal_kit",

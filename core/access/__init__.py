@@ -16,7 +16,7 @@ if TYPE_CHECKING:
         revoke_key,
         token_from_headers,
     )
-    from ctx.core.access.limits import LIMIT_KINDS, charge_limits
+    from ctx.core.access.limits import LIMIT_KINDS, charge_limits, check_guesses, count_guess
     from ctx.core.access.oauth import (
         CODE_TTL_SECONDS,
         AuthorizationRequest,
@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         KeyCreate,
         KeyId,
         ScopeClaim,
+        ScopeName,
         SecretName,
         SecretSet,
         SecretValue,
@@ -139,6 +140,7 @@ __all__ = [
     "OAuthError",
     "Principal",
     "ScopeClaim",
+    "ScopeName",
     "SecretName",
     "SecretSet",
     "SecretValue",
@@ -158,8 +160,10 @@ __all__ = [
     "cancel_form",
     "charge_limits",
     "check_authorization_request",
+    "check_guesses",
     "check_secret_name",
     "close_session",
+    "count_guess",
     "create_client",
     "create_key",
     "delete_secret",

@@ -6,11 +6,17 @@ key, kind and minute), so several ``ctxd`` on one database enforce one limit. Th
 sliding-window estimate: this minute's count plus the previous minute's weighted by the part of
 it still inside the last 60 seconds, which avoids the double burst of fixed windows at a minute's
 edge. A refused request is not counted. Requests without a key (internal jobs) are never limited.
+
+The same counts throttle wrong keys typed into a sign-in form (the workbench, OAuth
+``/authorize``) per client address (``limits.key_guesses_per_minute``): only a failed guess
+counts, and while an address is over the limit every try from it is refused, the right key
+included, so guessing goes no faster; other addresses sign in as before.
 """
 
 from __future__ import annotations
 
 import math
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.errors import RateLimited, ValidationError
@@ -28,6 +34,10 @@ KINDS = {
 }
 LIMIT_KINDS = tuple(KINDS)
 WHAT = {"writes": "writes", "queries": "reads and searches", "model": "model-calling requests"}
+GUESSES = "limits.key_guesses_per_minute"
+GUESS_KIND = "key_guesses"
+#: an address's counts live under a key id of their own, derived from the address
+_ADDRESSES = uuid.UUID("6f1c3e55-2b8e-4d7a-9c1f-5a1e7c0ffee5")
 
 SETTINGS = [
     Setting(
@@ -59,6 +69,17 @@ SETTINGS = [
         minimum=0,
         maximum=1_000_000,
     ),
+    Setting(
+        GUESSES,
+        int,
+        10,
+        "Wrong API keys one client address may type into a sign-in form (the workbench's, "
+        "OAuth /authorize) per minute; then every try from that address, the right key "
+        "included, is refused (HTTP 429 with Retry-After) until the rate falls again. Other "
+        "addresses are not affected. 0: no limit.",
+        minimum=0,
+        maximum=1_000_000,
+    ),
 ]
 
 _CHARGE = """
@@ -75,6 +96,17 @@ SELECT cur.n, cur.window_start,
   LEFT JOIN context_rate_counts p
     ON p.api_key_id = %(key)s AND p.kind = %(kind)s
    AND p.window_start = cur.window_start - interval '60 seconds'
+"""
+_PEEK = """
+WITH w AS (SELECT date_bin('60 seconds', now(), timestamptz 'epoch') AS start)
+SELECT coalesce(c.n, 0) AS n, coalesce(p.n, 0) AS previous,
+       extract(epoch FROM clock_timestamp() - w.start)::float8 AS elapsed
+  FROM w
+  LEFT JOIN context_rate_counts c
+    ON c.api_key_id = %(key)s AND c.kind = %(kind)s AND c.window_start = w.start
+  LEFT JOIN context_rate_counts p
+    ON p.api_key_id = %(key)s AND p.kind = %(kind)s
+   AND p.window_start = w.start - interval '60 seconds'
 """
 _FORGET = """
 DELETE FROM context_rate_counts
@@ -126,12 +158,17 @@ def charge_limits(app: App, who: Principal, *kinds: str, conn: Any = None) -> No
         charge_limits(app, who, *kinds, conn=own)
 
 
-def _charge_one(conn: Any, key: str, kind: str, limit: int) -> None:
+def _count(conn: Any, key: str, kind: str) -> Any:
+    """Count one request of ``kind`` for ``key``; the row says how many there are now."""
     args: dict[str, Any] = {"key": key, "kind": kind}
     row = conn.execute(_CHARGE, args).fetchone()
-    args["window"] = row["window_start"]
     if row["n"] == 1:  # a new minute: drop this key's minutes that no estimate reads any more
-        conn.execute(_FORGET, args)
+        conn.execute(_FORGET, {**args, "window": row["window_start"]})
+    return row
+
+
+def _charge_one(conn: Any, key: str, kind: str, limit: int) -> None:
+    row = _count(conn, key, kind)
     if estimate(row["n"], row["previous"], row["elapsed"]) <= limit:
         return
     # raising rolls the transaction back: neither this count nor the other kinds' stay
@@ -141,3 +178,34 @@ def _charge_one(conn: Any, key: str, kind: str, limit: int) -> None:
         f"({KINDS[kind]}); try again in {wait} s",
         retry_after=wait,
     )
+
+
+def _address_key(address: str) -> str:
+    return str(uuid.uuid5(_ADDRESSES, address))
+
+
+def check_guesses(app: App, address: str) -> None:
+    """Refuse (``RateLimited``, HTTP 429 with Retry-After) a sign-in from ``address`` while its
+    wrong keys of the last minute have reached ``limits.key_guesses_per_minute``; nothing is
+    counted here (``count_guess`` counts a wrong key)."""
+    limit = int(app.settings[GUESSES])
+    if limit <= 0:
+        return
+    with app.connection() as conn:
+        row = conn.execute(_PEEK, {"key": _address_key(address), "kind": GUESS_KIND}).fetchone()
+    assert row is not None  # the query always answers one row
+    if estimate(row["n"] + 1, row["previous"], row["elapsed"]) <= limit:
+        return
+    wait = retry_after(row["n"], row["previous"], row["elapsed"], limit)
+    raise RateLimited(
+        f"too many wrong API keys from this address in the last minute ({GUESSES} is "
+        f"{limit}); try again in {wait} s",
+        retry_after=wait,
+    )
+
+
+def count_guess(app: App, address: str) -> None:
+    """Count a wrong key typed into a sign-in form from ``address``."""
+    if int(app.settings[GUESSES]) > 0:
+        with app.connection() as conn:
+            _count(conn, _address_key(address), GUESS_KIND)

@@ -3,19 +3,34 @@ their grants. A model of an operation with path parameters adds them to the body
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal, get_args
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from ctx.core.validation import Strict
+from ctx.core.access.principals import ROLES, SCOPE_RE
+from ctx.core.validation import Strict, alternatives, shaped
 
-TenantNameText = Annotated[
+#: a key's role in its tenant (``ROLES``)
+Role = Literal["owner", "admin", "member"]
+assert get_args(Role) == ROLES  # one list of roles
+
+#: a scope's name (and a tenant's: the same rule, ``validate_scope``), as the schema states it
+ScopeName = Annotated[
     str,
-    Field(
-        min_length=1,
-        max_length=50,
-        pattern=r"^[a-z0-9][a-z0-9_.-]{0,49}$",
-        description="The tenant's name.",
+    shaped(
+        SCOPE_RE.pattern,
+        "must be 1-50 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit",
+    ),
+]
+TenantNameText = Annotated[ScopeName, Field(description="The tenant's name.")]
+#: a sealed secret's name (``check_secret_name``)
+SECRET_NAME = r"^[a-z0-9][a-z0-9_.-]{0,63}$"
+SecretNameText = Annotated[
+    str,
+    shaped(
+        SECRET_NAME,
+        "must be 1-64 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit",
+        description="The secret's name: 1-64 of a-z 0-9 . _ -.",
     ),
 ]
 
@@ -24,11 +39,13 @@ TenantNameText = Annotated[
 
 class KeyCreate(Strict):
     name: str = Field(min_length=1, max_length=200)
-    home_scope: str
-    allowed_scopes: list[str] = Field(default_factory=list)
+    home_scope: ScopeName
+    allowed_scopes: list[ScopeName] = Field(default_factory=list)
     is_admin: bool = False
-    tenant: str | None = Field(default=None, description="The key's tenant (default: the root).")
-    role: str | None = Field(default=None, description="owner, admin or member.")
+    tenant: TenantNameText | None = Field(
+        default=None, description="The key's tenant (default: the root)."
+    )
+    role: Role | None = Field(default=None, description="owner, admin or member.")
 
 
 class KeyId(Strict):
@@ -36,7 +53,7 @@ class KeyId(Strict):
 
 
 class SecretName(Strict):
-    name: str = Field(description="The secret's name.")
+    name: SecretNameText
 
 
 class SecretValue(Strict):
@@ -44,7 +61,7 @@ class SecretValue(Strict):
 
 
 class SecretSet(SecretValue):
-    name: str = Field(description="The secret's name: 1-64 of a-z 0-9 . _ -.")
+    name: SecretNameText
 
 
 class ClientId(Strict):
@@ -55,7 +72,7 @@ class ClientId(Strict):
 
 
 class TenantCreate(Strict):
-    name: str = Field(min_length=1, max_length=50, description="Lowercase letters, digits, . _ -")
+    name: TenantNameText
     display_name: str = Field(default="", max_length=200)
 
 
@@ -64,7 +81,7 @@ class TenantRef(Strict):
 
 
 class ScopeClaim(Strict):
-    scope: str = Field(min_length=1, max_length=50)
+    scope: ScopeName
     move: bool = Field(default=False, description="Root admins: move a scope in use.")
 
 
@@ -74,9 +91,9 @@ class TenantScopeClaim(ScopeClaim):
 
 class TenantKeyCreate(Strict):
     name: str = Field(min_length=1, max_length=200)
-    home_scope: str = Field(min_length=1, max_length=50)
-    allowed_scopes: list[str] = Field(default_factory=list, max_length=100)
-    role: str = Field(default="member", description="owner, admin or member")
+    home_scope: ScopeName
+    allowed_scopes: list[ScopeName] = Field(default_factory=list, max_length=100)
+    role: Role = Field(default="member", description="owner, admin or member")
 
 
 class TenantKeyRequest(TenantKeyCreate):
@@ -91,7 +108,9 @@ class TenantKeyRef(TenantRef):
 
 
 class Grant(Strict):
-    scope: str | None = Field(default=None, max_length=50, description="A scope to share.")
+    model_config = ConfigDict(json_schema_extra=alternatives(("scope",), ("block_id",)))
+
+    scope: ScopeName | None = Field(default=None, description="A scope to share.")
     block_id: str | None = Field(default=None, max_length=36, description="A block to share.")
 
     @model_validator(mode="after")
@@ -116,5 +135,5 @@ class TenantBlockAccept(BlockAccept):
 class GrantRevoke(TenantRef):
     """What to take back: a scope (``?scope=``) or a block (``?block_id=``), exactly one."""
 
-    scope: str | None = Field(default=None, max_length=50, description="A shared scope.")
+    scope: ScopeName | None = Field(default=None, description="A shared scope.")
     block_id: str | None = Field(default=None, max_length=36, description="A shared block.")

@@ -23,10 +23,11 @@ import psycopg
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from ctx.core.access.schemas import SECRET_NAME
 from ctx.core.errors import ConfigError, Conflict, NotFound, ValidationError
 from ctx.core.text import text_problem
 
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+NAME_RE = re.compile(SECRET_NAME)
 KEY_FILE = "secret.key"
 KEY_ENV = "CTX_SEAL_KEY"
 MAX_VALUE = 64 * 1024

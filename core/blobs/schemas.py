@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from ctx.core.blocks import Category, Tags, Title
-from ctx.core.validation import Strict
+from ctx.core.access import ScopeName
+from ctx.core.blocks import ID_PREFIX, Category, Tags, Title
+from ctx.core.validation import BASE64, Strict, alternatives, shaped, state_the_rule
+
+#: a blob's id or a unique prefix of one (4+ hex characters)
+BlobRef = Annotated[str, shaped(ID_PREFIX)]
 
 MIME = r"^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+$"
 SHA256 = r"^[0-9a-f]{64}$"
@@ -16,7 +20,7 @@ SHA256 = r"^[0-9a-f]{64}$"
 class BlobStore(Strict):
     title: Title
     category: Category = "files"
-    data: str = Field(description="The file's bytes, base64-encoded.")
+    data: str = shaped(BASE64, description="The file's bytes, base64-encoded.")
     filename: str | None = Field(default=None, max_length=255)
     mime_type: str | None = Field(
         default=None,
@@ -34,9 +38,13 @@ class BlobStore(Strict):
 
 
 class BlobFetch(Strict):
-    id: str | None = Field(default=None, description="The blob's id (or give category + title).")
-    category: str | None = None
-    title: str | None = None
+    model_config = ConfigDict(json_schema_extra=alternatives(("id",), ("category", "title")))
+
+    id: BlobRef | None = Field(
+        default=None, description="The blob's id (or give category + title)."
+    )
+    category: Category | None = None
+    title: Title | None = None
     meta_only: bool = Field(default=False, description="Leave the data out.")
 
 
@@ -48,12 +56,26 @@ class BlobSearch(Strict):
     limit: int = Field(default=50, ge=1, le=500)
 
 
+def _manage_schema(schema: dict[str, Any], model: type[BaseModel] | None = None) -> None:
+    """``get`` and ``delete`` name the blob: stated for the schema's readers."""
+    state_the_rule(schema, model)
+    schema["anyOf"] = [
+        {
+            "properties": {"action": {"enum": ["get", "delete"]}, "id": {"not": {"type": "null"}}},
+            "required": ["action", "id"],
+        },
+        {"properties": {"action": {"enum": ["stats", "list"]}}, "required": ["action"]},
+    ]
+
+
 class BlobManage(Strict):
+    model_config = ConfigDict(json_schema_extra=_manage_schema)
+
     action: Literal["stats", "get", "list", "delete"]
-    id: str | None = None
-    scope: str | None = None
+    id: BlobRef | None = None
+    scope: ScopeName | None = None
     limit: int = Field(default=50, ge=1, le=500)
 
 
 class BlobRaw(Strict):
-    blob_id: str = Field(description="The blob's id (or a unique prefix of 4+ hex).")
+    blob_id: BlobRef = Field(description="The blob's id (or a unique prefix of 4+ hex).")

@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, Any
 from ctx.core.access import Principal
 from ctx.core.blocks.edit import set_archived, update_block
 from ctx.core.blocks.read import block_categories, block_stats, get_block, list_blocks
-from ctx.core.blocks.schemas import ManageRequest
+from ctx.core.blocks.schemas import NEEDS_ID, ManageRequest
 from ctx.core.blocks.write import delete_block
 from ctx.core.errors import ValidationError
 
 if TYPE_CHECKING:
     from ctx.core.app import App
 
-NEEDS_ID = ("get", "delete", "update", "archive", "unarchive")
 WRITE_ACTIONS = frozenset({"delete", "update", "archive", "unarchive"})
 
 

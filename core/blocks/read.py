@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from ctx.core.access import Principal
+from ctx.core.blocks.schemas import ID_PREFIX
 from ctx.core.errors import Ambiguous, Forbidden, NotFound, ValidationError
 from ctx.core.runtime import pending_for_scopes
 
@@ -22,7 +23,7 @@ BLOCK_COLUMNS = (
     "id, scope, category, title, content, block_type, tags, metadata, sensitivity, is_archived, "
     "guard_status, content_hash, occurred_at, created_at, updated_at"
 )
-ID_PREFIX_RE = re.compile(r"^[0-9a-f-]{4,36}$")
+ID_PREFIX_RE = re.compile(ID_PREFIX)
 #: Which blocks listings, facets and the light search show, by their type's reach
 #: (context_type_reach.listing): none of a type never listed, and of a type listed only in its
 #: category (a governed thread's events) only when the request names that category as

@@ -12,7 +12,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from ctx.core.validation import IsoDateTime, Strict
+from ctx.core.access import ScopeName
+from ctx.core.validation import (
+    NOT_BLANK,
+    NOT_NULL,
+    ONE_LINE,
+    IsoDateTime,
+    Strict,
+    shaped,
+    state_the_rule,
+)
 
 Sensitivity = Literal["public", "internal", "personal", "credentials"]
 # A day of margin at each end: timestamptz is read back through the session's time zone.
@@ -66,33 +75,45 @@ def _category(value: str) -> str:
     return required_text(value, "category")
 
 
-def _content(value: str) -> str:
-    """Not empty, not only spaces; kept as given (leading spaces may be Markdown)."""
-    if not value.strip():
-        raise ValueError("content must not be empty")
-    return value
-
-
 def _query(value: str) -> str:
     return required_text(value, "query")
 
 
-# Field types with their rules, shared by every request that carries such a field.
-Title = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(one_line_title)]
-Content = Annotated[str, Field(min_length=1, max_length=900_000), AfterValidator(_content)]
-Category = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_category)]
+# Field types with their rules, shared by every request that carries such a field. The rules a
+# JSON schema can state are constraints (so /openapi.json states them); the validators after
+# them strip the text.
+_NOT_BLANK = shaped(NOT_BLANK)
+Title = Annotated[
+    str,
+    Field(min_length=1, max_length=500),
+    shaped(ONE_LINE),
+    AfterValidator(one_line_title),
+]
+Content = Annotated[str, Field(min_length=1, max_length=900_000), _NOT_BLANK]  # kept as given
+Category = Annotated[
+    str, Field(min_length=1, max_length=100), _NOT_BLANK, AfterValidator(_category)
+]
 BlockTypeName = Annotated[str, Field(max_length=50)]
-Tags = Annotated[list[str], AfterValidator(clean_tags)]
+Tag = Annotated[str, Field(min_length=1, max_length=100), _NOT_BLANK]
+Tags = Annotated[list[Tag], AfterValidator(clean_tags)]
 StoredTime = Annotated[IsoDateTime, AfterValidator(storable_time)]
-QueryText = Annotated[str, Field(min_length=1, max_length=2000), AfterValidator(_query)]
+QueryText = Annotated[str, Field(min_length=1, max_length=2000), _NOT_BLANK, AfterValidator(_query)]
 MAX_TAGS = 50
+#: a block id or a unique prefix of one (4+ hex characters; ``resolve_id`` looks it up)
+ID_PREFIX = r"^[0-9a-fA-F-]{4,36}$"
+BlockRef = Annotated[
+    str, shaped(ID_PREFIX, "must be an id or a prefix of at least 4 hex characters")
+]
+#: a whole block id
+BLOCK_ID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+BlockId = Annotated[str, shaped(BLOCK_ID, "must be a block id")]
 
 
 class StoreRequest(Strict):
     title: Title
     content: Content
     category: Category = "general"
-    scope: str | None = Field(default=None, description="Defaults to the key's home scope.")
+    scope: ScopeName | None = Field(default=None, description="Defaults to the key's home scope.")
     block_type: BlockTypeName = "knowledge"
     tags: Tags = Field(default_factory=list, max_length=MAX_TAGS)
     # "metadata" on the wire, ``meta`` in Python (as in every ctx model).
@@ -108,12 +129,12 @@ class BlockChanges(Strict):
     the same rules as in ``store``; only ``sensitivity`` and ``occurred_at`` may be null (back to
     the type's default, no own date)."""
 
-    title: Title | None = None
-    content: Content | None = None
-    category: Category | None = None
-    block_type: BlockTypeName | None = None
-    tags: Tags | None = Field(default=None, max_length=MAX_TAGS)
-    meta: dict[str, Any] | None = Field(default=None, alias="metadata")
+    title: Title | None = Field(default=None, json_schema_extra=NOT_NULL)
+    content: Content | None = Field(default=None, json_schema_extra=NOT_NULL)
+    category: Category | None = Field(default=None, json_schema_extra=NOT_NULL)
+    block_type: BlockTypeName | None = Field(default=None, json_schema_extra=NOT_NULL)
+    tags: Tags | None = Field(default=None, max_length=MAX_TAGS, json_schema_extra=NOT_NULL)
+    meta: dict[str, Any] | None = Field(default=None, alias="metadata", json_schema_extra=NOT_NULL)
     sensitivity: Sensitivity | None = None
     occurred_at: StoredTime | None = None
 
@@ -138,7 +159,7 @@ class SearchRequest(Strict):
     limit: int | None = Field(default=None, ge=1, le=100)
     category: str | None = None
     tags: Tags = Field(default_factory=list)
-    scopes: list[str] | None = Field(
+    scopes: list[ScopeName] | None = Field(
         default=None, description="Subset of the key's read scopes; default all of them."
     )
 
@@ -160,11 +181,40 @@ class SearchResponse(BaseModel):
     count: int
 
 
+NEEDS_ID = ("get", "delete", "update", "archive", "unarchive")
+
+
+def _manage_schema(schema: dict[str, Any], model: type[BaseModel] | None = None) -> None:
+    """What ``manage`` checks across fields, stated: an id for the actions on one block,
+    changes for ``update`` and for no other action."""
+    state_the_rule(schema, model)
+    given = {"not": {"type": "null"}}
+    one = [a for a in NEEDS_ID if a != "update"]
+    schema["anyOf"] = [
+        {
+            "properties": {"action": {"enum": one}, "id": given},
+            "required": ["action", "id"],
+            "not": {"required": ["changes"]},
+        },
+        {
+            "properties": {"action": {"const": "update"}, "id": given, "changes": given},
+            "required": ["action", "id", "changes"],
+        },
+        {
+            "properties": {"action": {"enum": ["list", "stats", "categories"]}},
+            "required": ["action"],
+            "not": {"required": ["changes"]},
+        },
+    ]
+
+
 class ManageRequest(Strict):
+    model_config = ConfigDict(json_schema_extra=_manage_schema)
+
     action: Literal[
         "get", "delete", "list", "stats", "categories", "update", "archive", "unarchive"
     ]
-    id: str | None = Field(
+    id: BlockRef | None = Field(
         default=None,
         max_length=36,
         description="Block id or a unique prefix (get, delete, update, archive, unarchive).",
@@ -173,7 +223,7 @@ class ManageRequest(Strict):
     limit: int = Field(default=20, ge=1, le=200)
     offset: int = Field(default=0, ge=0, le=1_000_000_000)
     category: str | None = None
-    scope: str | None = None
+    scope: ScopeName | None = None
 
 
 class BlockOut(BaseModel):
@@ -289,7 +339,7 @@ class ImportRequest(Strict):
 
 
 class HistoryRequest(Strict):
-    id: str = Field(min_length=1, max_length=36, description="Block id or a unique prefix.")
+    id: BlockRef = Field(max_length=36, description="Block id or a unique prefix.")
     limit: int = Field(default=50, ge=1, le=500, description="Most entries, newest first.")
 
 

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from ctx.core.blocks.schemas import (
     MAX_TAGS,
+    BlockRef,
     BlockTypeName,
     Category,
     Content,
@@ -23,7 +24,6 @@ from ctx.core.validation import IsoDate, Strict
 _SCOPES = "Only these of your readable scopes (default: all of them)."
 _CATEGORY = "Only blocks of this category."
 _TAGS = "Only blocks carrying all of these tags."
-BlockRef = Annotated[str, Field(min_length=1, max_length=36)]
 OneScope = Annotated[
     str | None, Field(max_length=50, description="One of your readable scopes (default all).")
 ]

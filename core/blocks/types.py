@@ -15,7 +15,7 @@ import psycopg
 
 from ctx.core.errors import NotFound, PluginError, ValidationError
 from ctx.core.runtime import PluginHost, unique_by_name
-from ctx.core.validation import check_input
+from ctx.core.validation import as_real, check_input
 
 SENSITIVITIES = ("public", "internal", "personal", "credentials")
 Context = Literal["query", "listing", "graph", "digest", "vectors"]
@@ -221,10 +221,10 @@ def _coerce_field(key: str, value: Any) -> Any:
             return int(text)
         raise ValidationError(f"{key} must be a whole number", field=key)
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
+        return as_real(float(value))  # a real column
     if text is not None:
         try:
-            return float(text)
+            return as_real(float(text))
         except ValueError:
             pass
     raise ValidationError(f"{key} must be a number", field=key)

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
-from ctx.core.blocks import Category, Sensitivity, StoredTime, Tags, Title, required_text
-from ctx.core.validation import IsoDate, Strict
+from ctx.core.access import ScopeName
+from ctx.core.blocks import BlockRef, Category, Sensitivity, StoredTime, Tags, Title, required_text
+from ctx.core.validation import (
+    NOT_BLANK,
+    ONE_LINE,
+    IsoDate,
+    Strict,
+    alternatives,
+    shaped,
+    state_the_rule,
+)
 
 Role = Literal["system", "user", "assistant", "tool"]
 Visibility = Literal["thread", "project", "team"]
@@ -17,10 +26,14 @@ Visibility = Literal["thread", "project", "team"]
 class ThreadRef(Strict):
     """A thread: the collection (a scope; default the key's home scope) and the session id."""
 
-    session_id: str = Field(
-        min_length=1, max_length=200, description="The conversation's id within the collection."
+    session_id: str = shaped(
+        r"^[^\x00-\x1f]*[^\x00-\x20\s][^\x00-\x1f]*$",
+        "must not be empty or contain control characters",
+        min_length=1,
+        max_length=200,
+        description="The conversation's id within the collection.",
     )
-    collection: str | None = Field(
+    collection: ScopeName | None = Field(
         default=None, description="The thread's scope; defaults to the key's home scope."
     )
 
@@ -35,8 +48,13 @@ class ThreadRef(Strict):
 
 class EventIn(Strict):
     role: Role = Field(default="user", description="user, assistant, tool or system.")
-    content: str = Field(max_length=900_000, description="The event's text.")
-    name: str | None = Field(default=None, max_length=100, description="Speaker or tool name.")
+    content: str = shaped(NOT_BLANK, max_length=900_000, description="The event's text.")
+    name: str | None = shaped(
+        ONE_LINE,
+        default=None,
+        max_length=100,
+        description="Speaker or tool name.",
+    )
     occurred_at: StoredTime | None = Field(
         default=None, description="When it happened (default: now); ISO 8601."
     )
@@ -101,8 +119,10 @@ class CommitRequest(Strict):
 class PinIn(Strict):
     """One protected item: an event of the thread (seq), a block (block_id) or text."""
 
+    model_config = ConfigDict(json_schema_extra=alternatives(("seq",), ("block_id",), ("content",)))
+
     seq: int | None = Field(default=None, ge=1, description="An event of the thread.")
-    block_id: str | None = Field(default=None, max_length=64, description="A readable block.")
+    block_id: BlockRef | None = Field(default=None, description="A readable block.")
     content: str | None = Field(default=None, max_length=100_000, description="Pinned text.")
     label: str | None = Field(default=None, max_length=200, description="Shown before it.")
 
@@ -114,7 +134,18 @@ class ProtectRequest(Strict):
     )
 
 
+def _release_schema(schema: dict[str, Any], model: Any = None) -> None:
+    """Pins to release, or all of them: stated for the schema's readers."""
+    state_the_rule(schema, model)
+    schema["anyOf"] = [
+        {"required": ["pins"], "properties": {"pins": {"minItems": 1}}},
+        {"required": ["all"], "properties": {"all": {"const": True}}},
+    ]
+
+
 class ReleaseRequest(Strict):
+    model_config = ConfigDict(json_schema_extra=_release_schema)
+
     thread: ThreadRef = Field(description=THREAD)
     pins: list[int] = Field(default_factory=list, max_length=1000, description="Pin ids.")
     all: bool = Field(default=False, description="Release every pin of the thread.")
@@ -134,11 +165,13 @@ class FlushRequest(Strict):
 class PromoteRequest(Strict):
     """Copy a record (by event seq or record id) to a wider visibility, keeping its provenance."""
 
+    model_config = ConfigDict(json_schema_extra=alternatives(("seq",), ("record_id",)))
+
     thread: ThreadRef = Field(description=THREAD)
     seq: int | None = Field(default=None, ge=1, description="The event's sequence number.")
     record_id: str | None = Field(default=None, max_length=64, description="Or its record's id.")
     visibility: Literal["project", "team"] = "project"
-    scope: str | None = Field(
+    scope: ScopeName | None = Field(
         default=None, description="The team scope (team visibility); it must be your home scope."
     )
     title: Title | None = None
@@ -161,7 +194,7 @@ class IngestRequest(Strict):
 class ThreadsRequest(Strict):
     """The threads a key can see: one collection's, or those of all its readable scopes."""
 
-    collection: str | None = Field(default=None, max_length=50, description="Only this scope.")
+    collection: ScopeName | None = Field(default=None, description="Only this scope.")
     limit: int = Field(default=50, ge=1, le=500, description="Most threads.")
 
 
@@ -171,18 +204,26 @@ class ThreadsRequest(Strict):
 CHAT_ROLE = "chat"
 CHAT_PREFIX = "chat-"
 SESSION_RE = re.compile(r"^chat-[A-Za-z0-9_-]{1,64}$")
+SessionText = Annotated[
+    str,
+    shaped(
+        SESSION_RE.pattern,
+        "must be 'chat-' followed by 1-64 letters, digits, '-' or '_' (leave it out to start a "
+        "new session)",
+        max_length=69,
+    ),
+]
 
 
 class ChatTurnRequest(Strict):
     """One chat turn: the session (a new one when left out), the user's message, the budget."""
 
-    session: str | None = Field(
+    session: SessionText | None = Field(
         default=None,
-        max_length=69,
         description="The chat session: `chat-` and up to 64 letters, digits, `-` or `_`; a new "
         "session when left out.",
     )
-    message: str = Field(max_length=100_000, description="The user's message.")
+    message: str = shaped(NOT_BLANK, max_length=100_000, description="The user's message.")
     budget: int | None = Field(
         default=None,
         ge=64,
@@ -214,5 +255,7 @@ class ChatSessionsRequest(Strict):
 
 
 class ChatSessionRequest(Strict):
-    session: str = Field(description="The chat session's id (`chat-` and up to 64 characters).")
+    session: SessionText = Field(
+        description="The chat session's id (`chat-` and up to 64 characters)."
+    )
     limit: int = Field(default=200, ge=1, le=1000, description="The last this many turns.")

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ctx.core.blocks import BlockId, BlockRef
 from ctx.core.validation import IsoDate, Strict
 
 LinkStatus = Literal["active", "confirmed", "rejected"]
@@ -18,7 +19,7 @@ LinkType = Literal["supersedes", "causal", "factual", "topical", "recurrent"]
 
 
 class EgoRequest(Strict):
-    id: str = Field(min_length=1, max_length=36, description="Block id or prefix.")
+    id: BlockRef = Field(max_length=36, description="Block id or prefix.")
     depth: int = Field(default=1, ge=1, le=3, description="Hops from the block.")
     limit: int = Field(default=200, ge=1, le=1000, description="Most nodes, nearest kept.")
 
@@ -149,7 +150,7 @@ class DailyDigest(BaseModel):
 class LinksRequest(Strict):
     status: LinkStatus | None = None
     type: LinkType | None = None
-    block: str | None = Field(default=None, min_length=36, max_length=36)
+    block: BlockId | None = None
     limit: int = Field(default=50, ge=1, le=200)
 
 
@@ -164,11 +165,8 @@ class LinkReviewInput(LinkReview):
 
 
 class DreamRunRequest(Strict):
-    block_id: str | None = Field(
-        default=None,
-        min_length=36,
-        max_length=36,
-        description="Dream this block (if due); default: the next due.",
+    block_id: BlockId | None = Field(
+        default=None, description="Dream this block (if due); default: the next due."
     )
 
 

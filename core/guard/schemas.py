@@ -3,11 +3,12 @@ Only models: the declarations (``ctx.core.guard.operations``) import them withou
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from ctx.core.validation import Strict
+from ctx.core.blocks import BlockRef
+from ctx.core.validation import Strict, state_the_rule
 
 
 class GuardFlagsRequest(Strict):
@@ -20,7 +21,7 @@ class GuardFlagsRequest(Strict):
 class GuardResolution(Strict):
     """How a flagged block and the earlier block it resembles are settled."""
 
-    id: str = Field(min_length=4, max_length=36, description="The flagged block (id or prefix).")
+    id: BlockRef = Field(max_length=36, description="The flagged block (id or prefix).")
     resolution: Literal["keep_both", "archive", "merge"]
     which: Literal["block", "match"] = Field(
         default="block",
@@ -28,8 +29,21 @@ class GuardResolution(Strict):
     )
 
 
+def _both_or_neither(schema: dict[str, Any], model: Any = None) -> None:
+    """Both thresholds, or neither (which removes the row): stated for the schema's readers."""
+    state_the_rule(schema, model)
+    given = {"not": {"type": "null"}}
+    neither = {"anyOf": [{"type": "null"}, {"not": {}}]}  # null, or left out
+    schema["anyOf"] = [
+        {"required": ["duplicate", "review"], "properties": {"duplicate": given, "review": given}},
+        {"properties": {"duplicate": neither, "review": neither}},
+    ]
+
+
 class ThresholdsChange(Strict):
     """Thresholds for a type (or every type) in a generation; both null removes the row."""
+
+    model_config = ConfigDict(json_schema_extra=_both_or_neither)
 
     duplicate: float | None = Field(default=None, ge=0, le=1)
     review: float | None = Field(default=None, ge=0, le=1)

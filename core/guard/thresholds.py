@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed import active_generation
 from ctx.core.errors import NotFound, ValidationError
+from ctx.core.validation import as_real
 
 if TYPE_CHECKING:
     import psycopg
@@ -76,6 +77,7 @@ def set_thresholds(
 ) -> dict[str, Any]:
     """Set (or replace) the thresholds of ``block_type`` (None: every type) in ``generation``."""
     _check(duplicate, review)
+    duplicate, review = as_real(duplicate), as_real(review)  # the columns' precision
     if not conn.execute(
         "SELECT 1 FROM context_embedding_generations WHERE id = %s", (generation,)
     ).fetchone():

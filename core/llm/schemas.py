@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from ctx.core.llm.gate import TRUST_LEVELS
-from ctx.core.validation import Strict
+from ctx.core.validation import NOT_BLANK, Strict, shaped
 
 ROLES = ("synthesis", "chat", "translate", "classify", "dream", "digest", "embed", "rerank")
 
@@ -81,6 +81,7 @@ class BackendCreate(BackendFields):
     """A new backend: its name and fields (kind is required; the rest have defaults)."""
 
     name: str = Field(min_length=1, max_length=64)
+    kind: str = shaped(NOT_BLANK, description="The backend's kind (e.g. openai).")
 
 
 class BackendChange(BackendFields):

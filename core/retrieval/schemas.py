@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ctx.core.blocks import MAX_TAGS, QueryText, Tags
+from ctx.core.access import ScopeName
+from ctx.core.blocks import MAX_TAGS, BlockId, QueryText, Tags
 from ctx.core.validation import IsoDate, Strict
 
 
@@ -18,9 +19,9 @@ class QueryRequest(Strict):
     limit: int | None = Field(default=None, ge=1, le=20)
     category: str | None = None
     tags: Tags = Field(default_factory=list)
-    exclude_ids: list[str] = Field(default_factory=list, max_length=500)
+    exclude_ids: list[BlockId] = Field(default_factory=list, max_length=500)
     exclude_types: list[str] = Field(default_factory=list)
-    scopes: list[str] | None = None
+    scopes: list[ScopeName] | None = None
     private_category: str | None = Field(
         default=None,
         max_length=100,

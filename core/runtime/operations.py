@@ -9,7 +9,10 @@ from ctx.core.runtime.schemas import SettingChange, SettingKey, SettingValue
 
 SERVICE = "ctx.core.runtime.service"
 ADMIN = ("admin",)
-NO_SETTING = {422: "No such setting, or a value it does not take; `field` names the problem."}
+NO_SETTING = {
+    404: "No such setting.",
+    422: "A value the setting does not take; `field` names the problem.",
+}
 
 LIST_SETTINGS = Operation(
     name="runtime.list-settings",

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ctx.core.errors import ConfigError, ValidationError
+from ctx.core.errors import ConfigError, NotFound, ValidationError
 from ctx.core.text import text_problem
 
 SettingType = type[int] | type[float] | type[str] | type[bool] | type[list]
@@ -158,7 +158,8 @@ class Registry:
         try:
             return self.settings[key]
         except KeyError:
-            raise ValidationError(f"unknown setting {key!r}; see `ctx settings list`") from None
+            # no such setting is no such resource (a 404), as an unknown block is
+            raise NotFound(f"unknown setting {key!r}; see `ctx settings list`") from None
 
 
 class Settings:

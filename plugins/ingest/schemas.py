@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, StringConstraints
 
-from ctx.core import IsoDateTime, Strict
+from ctx.core import SOME_BASE64, IsoDateTime, Strict, shaped
 
 VaultName = Annotated[
     str,
@@ -77,8 +77,10 @@ class DocumentRequest(Request):
     filename: Annotated[str, StringConstraints(min_length=1, max_length=1000)] = Field(
         description="The file's name; its suffix tells the type when `mime` is not given."
     )
-    content_base64: str = Field(
-        max_length=140_000_000, description="The file's bytes, base64 (standard alphabet)."
+    content_base64: str = shaped(
+        SOME_BASE64,  # an empty document is refused
+        max_length=140_000_000,
+        description="The file's bytes, base64 (standard alphabet).",
     )
     mime: Annotated[str, StringConstraints(max_length=200)] | None = Field(
         default=None, description="text/markdown, text/plain, text/html or application/pdf."

@@ -5,9 +5,13 @@ data, and data that breaks the schema), sent over one keep-alive HTTP session to
 loopback. With ``seconds``, the run is bounded by time instead: each operation, key and mode gets
 an equal slice of it (and still at most ``examples``), so every operation is reached however slow
 the machine.
-A finding is any 5xx, a 4xx whose body is not a JSON error (``error`` and ``message``), or a
-request the server dropped. Used by ``tests/ui/api/test_fuzz.py`` (a bounded run) and by
-``bench/fuzz.py`` (a long one).
+A finding is any 5xx, a 4xx whose body is not a JSON error (``error`` and ``message``), a
+request the server dropped, a response the schema does not document (status, content type, body
+shape), or a request the schema allows that the server refuses (400, 413, 415, 422: what a
+client generated from ``/openapi.json`` could send and still be turned away). ``fuzz_stateful``
+runs schemathesis's state machine: sequences of calls that feed one answer's values (a block's
+id) into the next request through the links schemathesis infers from the schema. Used by
+``tests/ui/api/test_fuzz.py`` (a bounded run) and by ``bench/fuzz.py`` (a long one).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Unsatisfiable
+from hypothesis.stateful import run_state_machine_as_test
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks
 
@@ -34,9 +39,15 @@ class Finding:
     status: int | None
     detail: str
     request: str
+    #: what went wrong: "5xx", "4xx without a JSON error", "dropped", or the schemathesis
+    #: failure's title ("Schema-valid request rejected", "Response violates schema", ...)
+    kind: str = "5xx"
 
     def __str__(self) -> str:
-        return f"{self.operation} [{self.key}] -> {self.status}: {self.detail}\n    {self.request}"
+        return (
+            f"{self.operation} [{self.key}] -> {self.status}: {self.kind}: {self.detail}\n"
+            f"    {self.request}"
+        )
 
 
 @dataclass
@@ -46,6 +57,24 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     #: requests sent per operation label ("POST /api/store")
     operations: Counter[str] = field(default_factory=Counter)
+    #: requests sent by the stateful phase (counted in ``requests`` too)
+    stateful: int = 0
+
+    def kinds(self) -> Counter[str]:
+        """The findings by kind."""
+        return Counter(f.kind for f in self.findings)
+
+    def record(self, label: str, key: str, case: Any, response: Any) -> None:
+        """Count one answered request and keep what is wrong with it, if anything."""
+        self.requests += 1
+        self.operations[label] += 1
+        self.statuses[response.status_code] += 1
+        problem = _check(response) or _conformance(case, response)
+        if problem:
+            kind, detail = problem
+            self.findings.append(
+                Finding(label, key, response.status_code, detail, _describe(case), kind)
+            )
 
 
 def _describe(case: Any) -> str:
@@ -54,16 +83,16 @@ def _describe(case: Any) -> str:
     return f"{case.method} {case.formatted_path} query={case.query!r} body={shown}"
 
 
-def _check(response: requests.Response) -> str | None:
+def _check(response: Any) -> tuple[str, str] | None:
     if response.status_code >= 500:
-        return response.text[:300]
+        return "5xx", response.text[:300]
     if response.status_code >= 400:
         try:
             body = response.json()
         except ValueError:
-            return f"4xx without a JSON body: {response.text[:200]!r}"
+            return "4xx without a JSON error", f"{response.text[:200]!r}"
         if not isinstance(body, dict) or not {"error", "message"} <= set(body):
-            return f"4xx without error/message: {str(body)[:200]}"
+            return "4xx without a JSON error", f"no error/message: {str(body)[:200]}"
     return None
 
 
@@ -71,16 +100,25 @@ CONFORMANCE = (
     checks.status_code_conformance,
     checks.response_schema_conformance,
     checks.content_type_conformance,
+    # a request generated from the schema (positive mode) answered 400, 413, 415 or 422
+    checks.positive_data_acceptance,
 )
 
 
-def _conformance(case: Any, response: requests.Response) -> str | None:
-    """The response is one the OpenAPI schema documents: status, content type and body shape
-    (what a client generated from /openapi.json relies on)."""
+def _conformance(case: Any, response: Any) -> tuple[str, str] | None:
+    """The response is one the OpenAPI schema documents (status, content type, body shape), and
+    a request the schema allows was not refused: what a client generated from /openapi.json
+    relies on."""
     try:
         case.validate_response(response, checks=list(CONFORMANCE))
     except (Exception, BaseExceptionGroup) as exc:  # schemathesis groups its failures
-        return "schema conformance: " + " ".join(str(exc).split())[:400]
+        failures = getattr(exc, "exceptions", None) or [exc]
+        kind = str(getattr(failures[0], "title", None) or type(failures[0]).__name__)
+        said = ""
+        if response.status_code >= 400:
+            with contextlib.suppress(ValueError, AttributeError):
+                said = f" (the server said: {response.json().get('message')})"
+        return kind, " ".join(str(exc).split())[:300] + said
     return None
 
 
@@ -159,8 +197,6 @@ def _fuzz_one(
         if sent and until is not None and time.monotonic() > until:
             raise SliceSpent  # no shrink phase: hypothesis replays this draw once and stops
         sent += 1
-        report.requests += 1
-        report.operations[operation.label] += 1
         body = getattr(case, "body", None)
         if block_ids and isinstance(body, dict):  # the edit pass: generated changes, a real block
             changes = body.get("changes", body)
@@ -174,17 +210,79 @@ def _fuzz_one(
                 timeout=60,
             )
         except requests.RequestException as exc:
+            report.requests += 1
             report.findings.append(
-                Finding(operation.label, key_name, None, repr(exc), _describe(case))
+                Finding(operation.label, key_name, None, repr(exc), _describe(case), "dropped")
             )
             return
-        report.statuses[response.status_code] += 1
-        problem = _check(response) or _conformance(case, response)
-        if problem:
-            report.findings.append(
-                Finding(operation.label, key_name, response.status_code, problem, _describe(case))
-            )
+        report.record(operation.label, key_name, case, response)
 
     # Unsatisfiable: nothing to generate in this mode (no parameters)
     with contextlib.suppress(Unsatisfiable, SliceSpent):
         run()
+
+
+class Dropped(Exception):
+    """The server dropped a request of a sequence: recorded, and the sequence ends."""
+
+
+def fuzz_stateful(
+    base_url: str,
+    key: tuple[str, str],
+    *,
+    seconds: float,
+    seed: int = 0,
+    report: Report | None = None,
+    steps: int = 10,
+) -> Report:
+    """Sequences of calls with ``key`` for about ``seconds``: schemathesis's state machine
+    follows the links it infers from the schema (a stored block's ``id`` into a get, an edit,
+    a history, a delete), so requests reach real resources instead of stopping at "not found".
+    Every answer is checked as in ``fuzz``. Runs of a few sequences each, with seeds from
+    ``seed`` on, until the time is spent (a run stopped midway would not replay the same)."""
+    report = report or Report()
+    key_name, token = key
+    session = requests.Session()
+    schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
+
+    class Sequences(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {
+                "base_url": base_url,
+                "session": session,
+                "headers": {"X-Context-Key": token},
+                "timeout": 60,
+            }
+
+        def call(self, case: Any, **kwargs: Any) -> Any:
+            try:
+                return super().call(case, **kwargs)
+            except requests.RequestException as exc:
+                report.requests += 1
+                report.stateful += 1
+                label = case.operation.label
+                report.findings.append(
+                    Finding(label, key_name, None, repr(exc), _describe(case), "dropped")
+                )
+                raise Dropped from None
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            report.stateful += 1
+            report.record(case.operation.label, key_name, case, response)
+
+    settings_ = settings(
+        max_examples=3,
+        stateful_step_count=steps,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    until = time.monotonic() + seconds
+    run = 0
+    while time.monotonic() < until:
+        Sequences._hypothesis_internal_use_seed = seed + run  # what hypothesis's @seed sets
+        run += 1
+        with contextlib.suppress(Dropped, Unsatisfiable):
+            run_state_machine_as_test(Sequences, settings=settings_)
+    return report

@@ -3,6 +3,7 @@ problem and the request id; nothing a caller sends produces a traceback."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -10,9 +11,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ctx.core import CtxError
-from ctx.core.validation import error_message
+from ctx.core.validation import INT_LIMIT, MAX_DEPTH, error_message
 
 
 class FieldError(BaseModel):
@@ -73,12 +75,10 @@ def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
             continue
         loc = [str(p) for p in err.get("loc", ()) if p != "body"]
         message = error_message(err)
-        if not loc:
-            message = (
-                "is missing; send a JSON object"
-                if err.get("type") == "missing"
-                else "must be a JSON object"
-            )
+        if not loc and err.get("type") == "missing":
+            message = "is missing; send a JSON object"
+        elif not loc and err.get("type") in ("model_type", "model_attributes_type", "dict_type"):
+            message = "must be a JSON object"
         details.append({"field": ".".join(loc) or "body", "message": message})
     if not details:
         return "invalid request", details
@@ -86,6 +86,30 @@ def _describe_validation(errors: list[Any]) -> tuple[str, list[dict[str, Any]]]:
     if first["field"] == "body":
         return f"request body {first['message']}", details
     return f"{first['field']}: {first['message']}", details
+
+
+def unreadable_body(cause: BaseException | None) -> str:
+    """What was wrong with a body the JSON parser gave up on: too deep or too long a number
+    are named (the parser's own limits), anything else is not JSON."""
+    if isinstance(cause, RecursionError):
+        return f"request body is nested more than {MAX_DEPTH} levels deep"
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        return (
+            f"request body has a number of more than {sys.get_int_max_str_digits()} digits "
+            f"(whole numbers stop at {INT_LIMIT})"
+        )
+    return "request body is not valid JSON (it must be UTF-8 encoded JSON)"
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method the request's path answers to, for a 405's ``Allow`` (Starlette names only
+    those of the first route that matched the path)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        declared = getattr(route, "methods", None)
+        if declared and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= declared
+    return ", ".join(sorted(methods))
 
 
 def _page_error(request: Request, status: int, message: str) -> Response | None:
@@ -139,18 +163,20 @@ def install_error_handlers(api: FastAPI) -> None:
         status = exc.status_code
         if status == 400 and "parsing the body" in message:
             # the same status as every other invalid body
-            message = "request body is not valid JSON (it must be UTF-8 encoded JSON)"
+            message = unreadable_body(exc.__cause__)
             code, status = "invalid", 422
         if exc.status_code == 404 and message == "Not Found":
             page = _page_error(request, 404, f"there is no page at {request.url.path}")
             if page is not None:
                 return page
             message = f"no such endpoint: {request.url.path} (see /docs)"
+        headers = {k.lower(): v for k, v in (exc.headers or {}).items()}  # e.g. Allow on a 405
         if exc.status_code == 405:
             message = f"{request.method} is not allowed here"
+            headers["allow"] = allowed_methods(request) or headers.get("allow", "")
             page = _page_error(request, 405, message)
             if page is not None:
-                page.headers.update(dict(exc.headers or {}))
+                page.headers.update(headers)
                 return page
         body: dict[str, Any] = {"error": code, "message": message}
         if status == 422:
@@ -158,5 +184,5 @@ def install_error_handlers(api: FastAPI) -> None:
         return JSONResponse(
             {**body, "request_id": _request_id(request)},
             status_code=status,
-            headers=dict(exc.headers or {}),  # e.g. Allow on a 405
+            headers=headers,
         )

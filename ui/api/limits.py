@@ -5,6 +5,7 @@ a workbench page against what it declares with ``@charges`` (``ctx.ui.api.marks`
 declares nothing by its method (a GET reads, anything else writes). What one call's input adds (an
 answer asked for, a delete among the actions) is charged where the input is read. MCP tools count
 the same declarations (``ctx.core.tools``) and gateway turns their own (``ctx.ui.gateway``).
+Wrong keys typed into a sign-in form count per client address (``client_address``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ def request_limits(request: Request) -> tuple[str, ...]:
     if declared is not None:
         return declared
     return READ if request.method in SAFE_METHODS else WRITE
+
+
+def client_address(request: Request) -> str:
+    """The address a request came from, as a limit per address counts it (behind a proxy, the
+    proxy's, unless the server is told to trust its forwarded headers)."""
+    return request.client.host if request.client else "unknown"
 
 
 def charge_request(request: Request, app: App, who: Principal, conn: Any = None) -> None:

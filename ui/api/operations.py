@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from ctx.core import App, Principal, ValidationError
 from ctx.core.access import charge_limits
 from ctx.core.operations import PATH_PARAM, Download, Operation, Reply, resolve
-from ctx.core.validation import error_message
+from ctx.core.validation import SCHEMA_INT_MAX, error_message
 from ctx.ui.api.deps import get_admin, get_app, get_principal
 from ctx.ui.api.errors import ERROR_RESPONSES, error_response
 from ctx.ui.api.marks import mark_operation
@@ -137,7 +137,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
     streams = {"response_class": StreamingResponse} if rest.answer != "json" else {}
     for number, path in enumerate((rest.path, *rest.also)):
         router.add_api_route(
-            path,
+            _routed(op, path),
             endpoint,
             methods=[rest.method],
             name=op.name if number == 0 else f"{op.name}@{path}",
@@ -153,6 +153,20 @@ def add_route(router: APIRouter, op: Operation) -> None:
             dependencies=[Depends(access)] if access is not None else None,
             include_in_schema=rest.in_schema,
         )
+
+
+def _routed(op: Operation, path: str) -> str:
+    """The route's path with a whole-number parameter matching digits only (``{number:int}``):
+    ``/api/issues/suggest`` is then no issue number but another route's path, and a method
+    that route lacks is a 405 rather than a 422 on ``number``."""
+    fields = op.input.model_fields if op.input is not None else {}
+
+    def convert(found: re.Match[str]) -> str:
+        field = fields.get(found.group(1))
+        whole = field is not None and field.annotation is int
+        return "{" + found.group(1) + (":int}" if whole else "}")
+
+    return PATH_PARAM.sub(convert, path)
 
 
 def _identifier(name: str) -> str:
@@ -197,8 +211,10 @@ def _parameters(op: Operation) -> list[inspect.Parameter]:
         # the field's constraints (a pattern, a length) go along: a bad path parameter is the
         # 422 of ``path.<name>`` and the OpenAPI entry shows its rules
         field = fields[name]
+        # a whole number within 64 bits, as every whole number in a body (ctx.core.validation)
+        bound: dict[str, Any] = {"le": SCHEMA_INT_MAX} if field.annotation is int else {}
         kind: Any = Annotated[
-            (field.annotation, *field.metadata, Path(description=field.description))
+            (field.annotation, *field.metadata, Path(description=field.description, **bound))
         ]
         params.append(inspect.Parameter(name, KW, annotation=kind))
     carrier = _carrier(op)

@@ -1,8 +1,8 @@
 """``/mcp``: streamable HTTP, stateless, JSON responses, behind the same keys as ``/api``.
 
-Every request is authenticated before the SDK sees it: no key or a bad key is a 401 whose
-``WWW-Authenticate`` header points an OAuth-capable client at the protected-resource metadata
-(RFC 9728), so claude.ai and the like can start the OAuth flow on their own.
+Every request (a GET included) is authenticated before the SDK sees it: no key or a bad key is a
+401 whose ``WWW-Authenticate`` header points an OAuth-capable client at the protected-resource
+metadata (RFC 9728), so claude.ai and the like can start the OAuth flow on their own.
 """
 
 from __future__ import annotations
@@ -59,12 +59,6 @@ class McpEndpoint:
             await send({"type": "http.response.start", "status": 204, "headers": []})
             await send({"type": "http.response.body", "body": b""})
             return
-        if scope.get("method") == "GET":
-            # stateless with JSON answers: no server-to-client stream to offer, and an open GET
-            # would hold a connection and a task for nothing (the spec allows 405 here)
-            body = {"error": "method_not_allowed", "message": "POST JSON-RPC messages to /mcp"}
-            await _send_json(send, 405, body, [(b"allow", b"POST, OPTIONS")])
-            return
         token = token_from_headers(Headers(scope=scope))
         try:
             if not token:
@@ -75,6 +69,13 @@ class McpEndpoint:
             return
         except CtxError as exc:
             await _send_json(send, exc.status_code, {"error": exc.code, "message": exc.message})
+            return
+        if scope.get("method") == "GET":
+            # stateless with JSON answers: no server-to-client stream to offer, and an open GET
+            # would hold a connection and a task for nothing (the spec allows 405 here); only
+            # after the key, so a client probing with GET learns about OAuth as a POST does
+            body = {"error": "method_not_allowed", "message": "POST JSON-RPC messages to /mcp"}
+            await _send_json(send, 405, body, [(b"allow", b"POST, OPTIONS")])
             return
         scope[PRINCIPAL_KEY] = who
         await self.manager.handle_request(scope, receive, send)

@@ -9,6 +9,10 @@ address: redirecting it before the user acted would make this an open redirector
 CSRF: the form token is also set as a ``SameSite=Lax`` cookie, and a post counts only when both
 agree, so a page elsewhere cannot post the form for the user. The page's CSP adds the redirect
 URI's origin to ``form-action``: browsers apply it to the redirect that follows the post.
+
+Wrong keys count per client address, as on the workbench's sign-in: over
+``limits.key_guesses_per_minute`` the form comes back with 429 and Retry-After, for every key,
+until the rate falls (``ctx.core.access.check_guesses``).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 
-from ctx.core import App
+from ctx.core import App, RateLimited
 from ctx.core.access import (
     AuthorizationRequest,
     AuthorizeError,
@@ -32,10 +36,13 @@ from ctx.core.access import (
     SignIn,
     cancel_form,
     check_authorization_request,
+    check_guesses,
+    count_guess,
     open_form,
     redirect_location,
     submit_form,
 )
+from ctx.ui.api.limits import client_address
 from ctx.ui.oauth.common import NO_STORE, STATIC, STATIC_URL, ctx_app, issuer, read_form
 
 router = APIRouter(tags=["oauth"], include_in_schema=False)
@@ -97,17 +104,23 @@ def _error_page(request: Request, message: str) -> HTMLResponse:
 
 
 def _form_page(
-    request: Request, auth: AuthorizationRequest, token: str, error: str | None = None
+    request: Request,
+    auth: AuthorizationRequest,
+    token: str,
+    error: str | None = None,
+    status: int | None = None,
+    headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
     base = issuer(request)
     response = _page(
         request,
         "authorize.html",
-        400 if error else 200,
+        status or (400 if error else 200),
         {
             "content-security-policy": FORM_CSP.format(
                 redirect=_csp_source(auth.redirect_uri)
-            ).rstrip()
+            ).rstrip(),
+            **(headers or {}),
         },
         client_name=auth.client.name,
         registered_by=auth.client.registered_by,
@@ -166,11 +179,25 @@ def authorize_form(request: Request) -> Response:
     return _form_page(request, auth, token)
 
 
-def _decide(app: App, token: str, decision: str, api_key: str | None) -> SignIn:
+def _decide(
+    app: App, token: str, decision: str, api_key: str | None, address: str
+) -> tuple[SignIn, RateLimited | None]:
+    """Deny, or check the key; an address that typed too many wrong keys gets the form back
+    under a fresh token, with the refusal, and its key is not looked at."""
+    if decision == "deny":
+        with app.connection() as conn:
+            return SignIn(cancel_form(conn, token)), None
+    try:
+        check_guesses(app, address)
+    except RateLimited as exc:
+        with app.connection() as conn:
+            auth = cancel_form(conn, token)  # spent like any post; the form comes back
+            return SignIn(auth, retry_token=open_form(conn, auth)), exc
     with app.connection() as conn:
-        if decision == "deny":
-            return SignIn(cancel_form(conn, token))
-        return submit_form(conn, token, api_key)
+        outcome = submit_form(conn, token, api_key)
+    if outcome.retry_token:
+        count_guess(app, address)
+    return outcome, None
 
 
 @router.post("/authorize", name="oauth-authorize-submit")
@@ -184,13 +211,20 @@ async def authorize_submit(request: Request) -> Response:
     if not token or not hmac.compare_digest(token.encode(), cookie.encode()):
         return _error_page(request, NO_COOKIE)
     decision = form.get("decision", "allow")
+    address = client_address(request)
     try:
-        outcome = await run_in_threadpool(
-            _decide, ctx_app(request), token, decision, form.get("api_key")
+        outcome, throttled = await run_in_threadpool(
+            _decide, ctx_app(request), token, decision, form.get("api_key"), address
         )
     except OAuthError as exc:
         return _error_page(request, exc.message)
     auth = outcome.request
+    if throttled is not None and outcome.retry_token:
+        message = f"{throttled.message[:1].upper()}{throttled.message[1:]}."
+        wait = {"retry-after": str(throttled.retry_after)}
+        page = _form_page(request, auth, outcome.retry_token, message, 429, wait)
+        _forget(request, page, token)
+        return page
     if outcome.retry_token:
         page = _form_page(request, auth, outcome.retry_token, WRONG_KEY)
         _forget(request, page, token)

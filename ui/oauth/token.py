@@ -21,6 +21,7 @@ from ctx.core.access import (
     redeem_code,
     register_dynamic,
 )
+from ctx.ui.api.limits import client_address
 from ctx.ui.oauth.common import (
     CORS,
     NO_STORE,
@@ -126,7 +127,7 @@ async def register(request: Request) -> JSONResponse:
                 403,
             )
         )
-    remote_addr = request.client.host if request.client else "unknown"
+    remote_addr = client_address(request)
     try:
         metadata = await _metadata(request)
         body = await run_in_threadpool(_register, app, metadata, remote_addr)

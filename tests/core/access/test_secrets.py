@@ -87,7 +87,7 @@ def test_the_api_is_admin_only_and_write_only(client: Any, keys: Any, app: App) 
     assert [s["name"] for s in listed.json()["secrets"]] == ["openai"] and VALUE not in listed.text
     assert client.get("/api/secrets", headers=user).status_code == 403
     bad = client.put("/api/secrets/Bad%20Name", headers=admin, json={"value": "x"})
-    assert bad.status_code == 422 and bad.json()["field"] == "name"
+    assert bad.status_code == 422 and bad.json()["field"] == "path.name"  # the path's rule
     empty = client.put("/api/secrets/openai", headers=admin, json={"value": ""})
     assert empty.status_code == 422
     with app.connection() as conn:

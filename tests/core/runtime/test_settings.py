@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ctx.core import App, ConfigError, ValidationError
+from ctx.core import App, ConfigError, NotFound, ValidationError
 from ctx.core.runtime import Registry, Setting, Settings, set_setting, unset_setting
 
 
@@ -65,7 +65,7 @@ def test_registry_refuses_duplicates_and_bad_defaults() -> None:
         reg.add(Setting("x.one", str, "a", "h"), owner="some-plugin")
     with pytest.raises(ValidationError, match=r"x\.two"):
         reg.add(Setting("x.two", int, 0, "h", minimum=1))
-    with pytest.raises(ValidationError, match=r"unknown setting 'x\.nope'"):
+    with pytest.raises(NotFound, match=r"unknown setting 'x\.nope'"):
         reg.get("x.nope")
     assert list(reg.settings) == ["x.one"]
 
@@ -109,7 +109,7 @@ def test_invalid_values_are_rejected_with_a_message() -> None:
 
     with pytest.raises(ValidationError, match=r"search\.default_limit"):
         settings.validate_change("search.default_limit", 1000)
-    with pytest.raises(ValidationError, match="unknown setting"):
+    with pytest.raises(NotFound, match="unknown setting"):
         settings.validate_change("nope", 1)
 
 
@@ -144,7 +144,7 @@ def test_app_layers_env_and_database_and_survives_reopen(database_url: str, tmp_
         assert app.settings.resolve("search.default_limit") == (30, "database")
         with pytest.raises(ValidationError, match=r"search\.default_limit"):
             set_setting(app, "search.default_limit", "0")
-        with pytest.raises(ValidationError, match="unknown setting"):
+        with pytest.raises(NotFound, match="unknown setting"):
             set_setting(app, "search.nope", 1)
         with app.connection() as conn:
             rows = conn.execute("SELECT key, value FROM context_settings").fetchall()

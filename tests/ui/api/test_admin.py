@@ -134,8 +134,9 @@ def test_settings_are_read_set_and_unset(app: App, keys: Any, client: Any) -> No
         assert words in r.json()["message"] and r.json()["field"] == "search.default_limit"
     assert client.put(url, json={"val": 3}, headers=admin).status_code == 422
     unknown = client.put("/api/settings/no.such", json={"value": 1}, headers=admin)
-    assert unknown.status_code == 422 and "unknown setting 'no.such'" in unknown.json()["message"]
-    assert client.get("/api/settings/no.such", headers=admin).status_code == 422
+    # no such setting is no such resource
+    assert unknown.status_code == 404 and "unknown setting 'no.such'" in unknown.json()["message"]
+    assert client.get("/api/settings/no.such", headers=admin).status_code == 404
     with app.connection() as conn:
         rows = conn.execute("SELECT key, value FROM context_settings").fetchall()
     assert rows == [{"key": "search.default_limit", "value": 7}]

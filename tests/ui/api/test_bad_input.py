@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Iterator
 from typing import Any, get_args
 
@@ -10,7 +12,7 @@ from fastapi.dependencies.models import Dependant
 from pydantic import BaseModel
 
 from ctx.core import App
-from ctx.core.validation import Strict
+from ctx.core.validation import NO_NUL, Strict
 
 
 class Probe:
@@ -64,12 +66,12 @@ def test_malformed_store_fields_are_refused(probe: Probe) -> None:
         ({**ok, "title": None}, "title"),
         ({**ok, "content": ["a"]}, "content"),
         ({**ok, "title": ""}, "title"),
-        ({**ok, "title": "   "}, "title: title must not be empty"),
+        ({**ok, "title": "   "}, "title: must be one line, not empty or only spaces"),
         ({**ok, "title": "two\nlines"}, "one line"),
         ({**ok, "title": "x" * 501}, "title"),
         ({**ok, "title": "nul\x00"}, "NUL"),
         ({**ok, "content": "nul\x00"}, "NUL"),
-        ({**ok, "category": " "}, "category must not be empty"),
+        ({**ok, "category": " "}, "category: must not be empty"),
         ({**ok, "tags": "ops"}, "tags"),
         ({**ok, "tags": [""]}, "tag"),
         ({**ok, "tags": [1]}, "tags"),
@@ -131,6 +133,71 @@ def test_invalid_utf8_and_broken_json_are_refused(probe: Probe) -> None:
     _assert_clear_error(r, 422, "request body is missing")
 
 
+def test_a_huge_number_or_a_deep_nesting_is_named_not_called_broken_json(probe: Probe) -> None:
+    json_header = {"content-type": "application/json"}
+    huge = b'{"title": "n", "content": "x", "metadata": {"n": ' + b"7" * 5000 + b"}}"
+    r = probe.post("/api/store", content=huge, headers=json_header)
+    _assert_clear_error(r, 422, "digits")
+    assert "not valid JSON" not in r.json()["message"]
+    deep = b'{"title": "n", "content": "x", "metadata": {"n": ' + b"[" * 100_000
+    deep += b"]" * 100_000 + b"}}"
+    r = probe.post("/api/store", content=deep, headers=json_header)
+    _assert_clear_error(r, 422, "nested more than 64 levels deep")
+    assert "not valid JSON" not in r.json()["message"]
+
+
+def test_a_whole_number_written_with_a_point_is_a_whole_number(probe: Probe) -> None:
+    # JSON has one kind of number; the schema's "integer" includes 20.0
+    listed = probe.post("/api/manage", json={"action": "list", "limit": 1.0, "offset": 0.0})
+    assert listed.status_code == 200 and listed.json()["count"] == 1
+    _assert_clear_error(
+        probe.post("/api/manage", json={"action": "list", "limit": 1.5}), 422, "whole number"
+    )
+
+
+def test_the_schema_states_the_input_rule(probe: Probe) -> None:
+    # what a client generated from /openapi.json may send is what the server takes: no NUL in
+    # text, whole numbers within 64 bits, free-form values of such text and numbers
+    models = probe.client.get("/openapi.json").json()["components"]["schemas"]
+    store = models["StoreRequest"]["properties"]
+    assert store["content"]["pattern"] == NO_NUL
+    tag = store["tags"]["items"]["pattern"]
+    assert re.search(tag, "ops") and not re.search(tag, "o\x00ps") and not re.search(tag, "  ")
+    assert store["metadata"]["propertyNames"] == {"pattern": NO_NUL}
+    number = next(
+        k for k in store["metadata"]["additionalProperties"]["anyOf"] if k["type"] == "number"
+    )
+    assert -(2**63) <= number["minimum"] < number["maximum"] < 2**63  # as doubles, too
+    offset = models["ManageRequest"]["properties"]["offset"]
+    assert (offset["minimum"], offset["maximum"]) == (0, 1_000_000_000)
+
+
+def test_the_schema_states_what_the_validators_check(probe: Probe, keys: Any) -> None:
+    # the constraints a generated client must know, stated in /openapi.json from the models
+    models = probe.client.get("/openapi.json").json()["components"]["schemas"]
+
+    def pattern(node: dict[str, Any]) -> str:
+        return str(
+            next(o for o in node.get("anyOf", [node]) if o.get("type") == "string")["pattern"]
+        )
+
+    store = models["StoreRequest"]["properties"]
+    assert re.search(pattern(store["scope"]), "alpha") and not re.search(
+        pattern(store["scope"]), ""
+    )
+    assert not re.search(pattern(store["title"]), "two\nlines")
+    assert not re.search(pattern(store["category"]), "   ")
+    ids = models["QueryRequest"]["properties"]["exclude_ids"]["items"]
+    assert not re.search(ids["pattern"], "") and re.search(ids["pattern"], str(uuid.uuid4()))
+    manage = models["ManageRequest"]
+    assert {"required": ["action", "id", "changes"]}.items() <= manage["anyOf"][1].items()
+    assert len(models["Grant"]["anyOf"]) == 2  # a scope or a block, not both
+    # a rule across fields is said in its own words, not "must be a JSON object"
+    admin = {"X-Context-Key": keys.make("default", admin=True)}
+    r = probe.client.post("/api/tenants/acme/grants", headers=admin, json={})
+    _assert_clear_error(r, 422, "give exactly one of scope and block_id")
+
+
 def test_bad_ids_and_manage_requests(probe: Probe) -> None:
     existing = probe.post("/api/manage", json={"action": "list"}).json()["blocks"][0]["id"]
     cases: list[tuple[dict[str, Any], int, str]] = [
@@ -142,7 +209,7 @@ def test_bad_ids_and_manage_requests(probe: Probe) -> None:
         ({"action": "delete", "id": "'; DELETE FROM context_blocks; --"}, 422, "id"),
         ({"action": "delete", "id": existing + "0"}, 422, "id"),
         ({"action": "get"}, 422, "needs an id"),
-        ({"action": "delete", "id": ""}, 422, "needs an id"),
+        ({"action": "delete", "id": ""}, 422, "id: must be an id or a prefix"),
         ({"action": "drop"}, 422, "action"),
         ({"action": "list", "limit": 0}, 422, "limit"),
         ({"action": "list", "limit": 201}, 422, "limit"),
@@ -180,7 +247,7 @@ def test_bad_search_requests(probe: Probe) -> None:
     for body, words in (
         ({}, "query"),
         ({"query": ""}, "query"),
-        ({"query": "   "}, "query must not be empty"),
+        ({"query": "   "}, "query: must not be empty"),
         ({"query": "x" * 2001}, "query"),
         ({"query": "ok", "limit": 0}, "limit"),
         ({"query": "ok", "limit": 101}, "limit"),

@@ -100,6 +100,14 @@ def test_guard_thresholds_for_admins(
     r = client.post("/api/guard/thresholds", headers=admin,
                     json={"block_type": "knowledge"})  # fmt: skip
     assert r.json()["removed"] is True
+    # a number too small for the real column is its 0, not a 500 (value out of range: underflow)
+    r = client.post("/api/guard/thresholds", headers=admin,
+                    json={"duplicate": 0.5, "review": 1e-300, "block_type": "knowledge"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    used = client.get("/api/guard/thresholds", headers=admin).json()["in_use"]["knowledge"]
+    assert used["review"] == 0
+    r = client.patch("/api/types/knowledge", headers=admin, json={"retrieval_factor": 1e-300})
+    assert r.status_code == 200, r.text
 
 
 def _dream_ready(app: App, srv: Any, client: Any, alpha: dict[str, str]) -> dict[str, str]:
@@ -172,7 +180,7 @@ def test_dream_bad_input_is_a_clear_4xx(
     )
     assert (
         client.post("/api/dream/links/x", headers=alpha, json={"action": "confirm"}).status_code
-        == 422
+        == 404  # a link id is digits: no such path
     )
     assert client.get("/api/dream/links?type=friend", headers=alpha).status_code == 422
     assert client.get("/api/dream/links?block=" + "z" * 36, headers=alpha).status_code == 422

@@ -65,7 +65,7 @@ def test_only_a_root_admin_creates_and_deletes_tenants(two: Two) -> None:
     again = two.client.post("/api/tenants", json={"name": "acme"}, headers=two.root)
     assert again.status_code == 409
     bad = two.client.post("/api/tenants", json={"name": "Not A Name"}, headers=two.root)
-    assert bad.status_code == 422 and bad.json()["field"] == "tenant"
+    assert bad.status_code == 422 and bad.json()["field"] == "name"
     busy = two.client.delete("/api/tenants/acme", headers=two.root)
     assert busy.status_code == 409 and "active key" in busy.json()["message"]
     assert two.client.delete("/api/tenants/root", headers=two.root).status_code == 403

@@ -332,6 +332,17 @@ def test_get_is_405_since_a_stateless_server_has_no_stream_to_offer(server: str,
     assert answer.json()["error"] == "method_not_allowed"
 
 
+def test_a_get_without_credentials_learns_about_oauth_as_a_post_does(server: str) -> None:
+    # a client that probes with GET first must get the same challenge as a POST, or it never
+    # finds the OAuth metadata
+    for headers in ({}, {"X-Context-Key": "ctx_nope"}):
+        answer = httpx.get(server + "/mcp", headers={"Accept": "text/event-stream", **headers})
+        assert answer.status_code == 401
+        challenge = answer.headers["www-authenticate"]
+        assert f'resource_metadata="{server}/.well-known/oauth-protected-resource/mcp"' in challenge
+        assert answer.json()["error"] == "unauthorized"
+
+
 def test_query_answers_when_a_synthesis_backend_exists(server: str, app: App, keys: Any) -> None:
     import openai_server
 

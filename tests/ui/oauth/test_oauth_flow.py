@@ -573,6 +573,38 @@ def test_a_wrong_api_key_shows_the_form_again(base: str, api_key: str) -> None:
         assert retry.status_code == 303 and "code" in _query(retry.headers["location"])
 
 
+def test_wrong_keys_are_throttled_per_address_without_locking_out_the_user(
+    app: App, base: str, api_key: str
+) -> None:
+    set_setting(app, "limits.key_guesses_per_minute", 3)
+    verifier = generate_token(48)
+    with _public_client(base) as client, httpx.Client() as browser:
+        form = _form(client, browser, base, verifier)
+        for _ in range(3):
+            answer = _post(browser, form, api_key="ctx_wrong_key")
+            assert answer.status_code == 400
+            form = Form(answer.text)
+        # over the limit: every key from this address is refused, the right one too, on a page
+        # that says why and brings the form back
+        throttled = _post(browser, form, api_key=api_key)
+        assert throttled.status_code == 429 and "location" not in throttled.headers
+        assert int(throttled.headers["retry-after"]) >= 1
+        form = Form(throttled.text)
+        assert "Too many wrong API keys" in form.alert and form.fields["form_token"]
+        # another address is not held back by this one's guesses
+        elsewhere = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(transport=elsewhere) as other:
+            signed_in = _post(other, _form(client, other, base, verifier), api_key=api_key)
+            assert signed_in.status_code == 303, signed_in.text
+        # once the minute has passed (the counts moved back), the right key works here again
+        with app.connection() as conn:
+            conn.execute(
+                "UPDATE context_rate_counts SET window_start = window_start - interval '2 minutes'"
+            )
+        answer = _post(browser, form, api_key=api_key)
+        assert answer.status_code == 303 and "code" in _query(answer.headers["location"])
+
+
 def _cookie(token: str) -> str:
     """The name of a form's cookie (one per open form)."""
     return "ctx_oauth_form_" + hashlib.sha256(token.encode()).hexdigest()[:16]

@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 from web_kit import SIGNIN_RE, Browser, make_key
 
 from ctx.core import App, access
+from ctx.core.runtime import set_setting
+from ctx.ui import create_app
 from ctx.ui.cli import build_cli
 
 UI = Path(__file__).resolve().parents[3] / "ui"
@@ -57,6 +59,37 @@ def test_a_wrong_key_shows_the_form_again_with_a_message(server: TestClient) -> 
     assert answer.status_code == 401
     assert "unknown or revoked" in answer.text
     assert "ctx_session" not in answer.headers.get("set-cookie", "")
+
+
+def _try_key(client: TestClient, key: str) -> Any:
+    page = client.get("/signin")
+    token = SIGNIN_RE.search(page.text)
+    assert token, page.text
+    return client.post(
+        "/signin", data={"api_key": key, "signin_token": token.group(1)}, follow_redirects=False
+    )
+
+
+def test_wrong_keys_are_throttled_per_address_without_locking_out_the_user(
+    app: App, server: TestClient
+) -> None:
+    set_setting(app, "limits.key_guesses_per_minute", 3)
+    key = make_key(app, "team")
+    assert [_try_key(server, "ctx_wrong").status_code for _ in range(3)] == [401] * 3
+    # over the limit: every key from this address is refused, the right one too, on the form
+    refused = _try_key(server, key)
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert "Too many wrong API keys" in refused.text and 'name="api_key"' in refused.text
+    assert "ctx_session" not in refused.headers.get("set-cookie", "")
+    # another address is not held back by this one's guesses
+    with TestClient(create_app(app), client=("192.0.2.7", 50000)) as other:
+        assert _try_key(other, key).status_code == 303
+    # once the minute has passed (the counts moved back), the right key works here again
+    with app.connection() as conn:
+        conn.execute(
+            "UPDATE context_rate_counts SET window_start = window_start - interval '2 minutes'"
+        )
+    assert _try_key(server, key).status_code == 303
 
 
 def test_the_sign_in_form_needs_its_own_token(app: App, server: TestClient) -> None:

@@ -265,7 +265,7 @@ def test_a_refused_form_comes_back_with_its_input(app: App, browser: Browser) ->
     }
     empty = browser.post("/blocks", typed)
     assert empty.status_code == 422
-    assert "title must not be empty" in empty.text
+    assert "title must be one line, not empty" in empty.text
     assert "precious words &lt;b&gt;typed&lt;/b&gt;" in empty.text
     assert 'value="a, b"' in empty.text and 'value="ops"' in empty.text
     unknown = browser.post("/blocks", {**typed, "title": "T", "block_type": "nonsense"})

@@ -3,7 +3,9 @@
 The sign-in form carries a double-submit token (a cookie and a field that must agree), so a
 page elsewhere cannot sign the browser in under its own key. A good key opens a session
 (ctx.core.access) whose signed token goes into an HttpOnly, SameSite=Strict cookie; the key
-itself is never stored in the browser.
+itself is never stored in the browser. Wrong keys count per client address: over
+``limits.key_guesses_per_minute`` the form answers 429 with Retry-After, for every key, until
+the rate falls (``ctx.core.access.check_guesses``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,15 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from ctx.core import Unauthorized
-from ctx.core.access import close_session, open_session, session_principal
+from ctx.core import RateLimited, Unauthorized
+from ctx.core.access import (
+    check_guesses,
+    close_session,
+    count_guess,
+    open_session,
+    session_principal,
+)
+from ctx.ui.api.limits import client_address
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.render import render
 from ctx.ui.web.session import (
@@ -31,13 +40,20 @@ from ctx.ui.web.session import (
 router = APIRouter(include_in_schema=False)
 
 
-def _form(request: Request, next_url: str, error: str | None = None, status: int = 200) -> Response:
+def _form(
+    request: Request,
+    next_url: str,
+    error: str | None = None,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Response:
     token = new_signin_token()
     response = render(
         request,
         "auth/signin.html",
         {"signin_token": token, "next": safe_next(next_url), "error": error},
         status=status,
+        headers=headers,
     )
     response.set_cookie(
         SIGNIN_COOKIE,
@@ -78,6 +94,12 @@ def signin(
     key = api_key.strip()
     if not key:
         return _form(request, next, "Enter an API key.", status=422)
+    address = client_address(request)
+    try:
+        check_guesses(app, address)
+    except RateLimited as exc:
+        wait = {"retry-after": str(exc.retry_after)}
+        return _form(request, next, f"{exc.message[:1].upper()}{exc.message[1:]}.", 429, wait)
     try:
         with app.connection() as conn:
             token, _ = open_session(
@@ -87,6 +109,7 @@ def signin(
                 user_agent=request.headers.get("user-agent", ""),
             )
     except Unauthorized:
+        count_guess(app, address)
         return _form(request, next, "That key is unknown or revoked.", status=401)
     response = RedirectResponse(safe_next(next), status_code=303)
     response.set_cookie(
