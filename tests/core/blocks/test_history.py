@@ -61,7 +61,7 @@ def test_another_scope_gets_a_404_and_bad_input_a_422(client: Any, keys: Any) ->
     r = client.get(f"/api/blocks/{block_id}/history?limit=0", headers=reader)
     assert r.status_code == 422 and r.json()["field"] == "query.limit", r.text
     r = client.get("/api/blocks/zz/history", headers=reader)
-    assert r.status_code == 422 and r.json()["field"] == "id", r.text
+    assert r.status_code == 422 and r.json()["field"] == "path.id", r.text
     assert client.get(f"/api/blocks/{block_id}/history").status_code == 401
 
 

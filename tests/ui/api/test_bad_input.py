@@ -12,7 +12,7 @@ from fastapi.dependencies.models import Dependant
 from pydantic import BaseModel
 
 from ctx.core import App
-from ctx.core.validation import NO_NUL, Strict
+from ctx.core.validation import NO_NUL, NOT_BLANK, Strict
 
 
 class Probe:
@@ -160,7 +160,7 @@ def test_the_schema_states_the_input_rule(probe: Probe) -> None:
     # text, whole numbers within 64 bits, free-form values of such text and numbers
     models = probe.client.get("/openapi.json").json()["components"]["schemas"]
     store = models["StoreRequest"]["properties"]
-    assert store["content"]["pattern"] == NO_NUL
+    assert store["content"]["pattern"] == NOT_BLANK  # no NUL, not empty or only spaces
     tag = store["tags"]["items"]["pattern"]
     assert re.search(tag, "ops") and not re.search(tag, "o\x00ps") and not re.search(tag, "  ")
     assert store["metadata"]["propertyNames"] == {"pattern": NO_NUL}
