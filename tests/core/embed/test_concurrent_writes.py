@@ -5,33 +5,14 @@ deadlock."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-
-import openai_server
-import pytest
 
 from ctx.core import App, Principal, StoreRequest, blocks, embed
 from ctx.core.embed import context as ctxvec
 from ctx.core.runtime import drain
 
 ALPHA = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Any]:
-    with openai_server.OpenAIServer(native_dimensions=32) as srv:
-        yield srv
-
-
-@pytest.fixture
-def loopback(app: App, server: Any) -> Any:
-    """The active generation embeds through the loopback server (which can be made to hang)."""
-    server.reset("ok")
-    with app.connection() as conn:
-        conn.execute("UPDATE context_embedding_generations SET status = 'retired'")
-    embed.create_generation(app, "openai", _options(server), active=True)
-    return server
 
 
 def _options(server: Any) -> dict[str, Any]:

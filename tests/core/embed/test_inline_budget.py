@@ -4,33 +4,12 @@ connection while the model runs, and the blocks left waiting are reported and fo
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
-
-import openai_server
-import pytest
 
 from ctx.core import App, Principal, QueryRequest, StoreRequest, blocks, embed, retrieval
 from ctx.core.runtime import drain, set_setting
 
 ALPHA = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Any]:
-    with openai_server.OpenAIServer(native_dimensions=32) as srv:
-        yield srv
-
-
-@pytest.fixture
-def loopback(app: App, server: Any) -> Any:
-    """The active generation embeds through the loopback server (which can be made to hang)."""
-    server.reset("ok")
-    with app.connection() as conn:
-        conn.execute("UPDATE context_embedding_generations SET status = 'retired'")
-    options = {"base_url": server.base_url, "model": "m", "dimensions": 16}
-    embed.create_generation(app, "openai", options, active=True)
-    return server
 
 
 def _store(app: App, title: str, content: str) -> str:
