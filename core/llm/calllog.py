@@ -14,17 +14,15 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ctx.core.errors import CtxError, ValidationError, error_text
-from ctx.core.llm.schemas import ROLES
+from ctx.core.llm.schemas import OUTCOMES, ROLES
 
 if TYPE_CHECKING:
     from ctx.core.app import App
 
 log = logging.getLogger("ctx.llm")
 
+
 #: how a call ended, as the log records it
-OUTCOMES = ("ok", "error", "timeout", "invalid")
-
-
 @dataclass
 class CallRecord:
     role: str

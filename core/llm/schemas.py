@@ -13,6 +13,8 @@ from ctx.core.llm.gate import TRUST_LEVELS
 from ctx.core.validation import NOT_BLANK, Strict, shaped
 
 ROLES = ("synthesis", "chat", "translate", "classify", "dream", "digest", "embed", "rerank")
+#: how a model call ended, as the call log records it
+OUTCOMES = ("ok", "error", "timeout", "invalid")
 
 
 def unknown_roles(roles: Iterable[str]) -> str | None:
@@ -112,7 +114,16 @@ class ProbeInput(ProbeRequest):
 
 class CallLogRequest(Strict):
     limit: int = Field(default=50, ge=1, le=500, description="Rows, newest first.")
-    role: str | None = Field(default=None, description="Only calls for this role.")
+    # the schema states the values (check_log_filters says which, when one is not among them)
+    role: str | None = Field(
+        default=None,
+        description="Only calls for this role.",
+        json_schema_extra={"enum": [*ROLES, None]},
+    )
     backend: str | None = Field(default=None, max_length=64, description="Only this backend.")
-    outcome: str | None = Field(default=None, description="ok, error, timeout or invalid.")
+    outcome: str | None = Field(
+        default=None,
+        description="ok, error, timeout or invalid.",
+        json_schema_extra={"enum": [*OUTCOMES, None]},
+    )
     before: int | None = Field(default=None, ge=1, description="Rows with a smaller id.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -322,6 +323,10 @@ def mutated(world: World, which: str) -> Iterator[None]:
 # --- the registries: what the product serves, as it serves it ------------------------------------
 
 
+#: a path parameter's convertor (``{number:int}``), which the declarations do not write
+CONVERTOR = re.compile(r"\{(\w+):\w+\}")
+
+
 def http_routes(server: FastAPI) -> dict[str, set[str]]:
     """``"METHOD /path"`` of every HTTP route of ``server``, by surface: ``gateway`` (mounted
     apps), ``mcp`` and ``http`` (the rest: REST, OAuth, workbench, plugin routes)."""
@@ -341,7 +346,8 @@ def http_routes(server: FastAPI) -> dict[str, set[str]]:
                 found["mcp"].add(route.path)
             else:
                 methods = set(getattr(route, "methods", None) or ()) - {"HEAD", "OPTIONS"}
-                found[surface] |= {f"{m} {prefix}{route.path}" for m in methods}
+                path = CONVERTOR.sub(r"{\1}", route.path)  # {number:int} is {number} declared
+                found[surface] |= {f"{m} {prefix}{path}" for m in methods}
 
     walk(list(server.routes), "", "http")
     return found

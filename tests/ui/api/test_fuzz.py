@@ -36,7 +36,7 @@ STATEFUL_REFUSALS = (
     "must not be above duplicate",  # review <= duplicate: two fields compared
     "give exactly one of scope and block_id",  # a rule across query parameters
     "a GitHub repository is owner/name",  # the forge's own rule, picked by another field
-    "type must be header, block, link or end",  # export records are free-form lines
+    "type must be one of header, block, end",  # export records are lines of plugins' types
     "must be 1-255 printable characters",  # a file name's characters
 )
 
