@@ -28,10 +28,13 @@ class BackendFields(Strict):
 
     kind: str | None = None
     base_url: str | None = Field(default=None, max_length=2000)
-    roles: list[str] | None = Field(default=None, max_length=len(ROLES))
+    # the schema states the values; the validators below say which, when one is not among them
+    roles: list[str] | None = Field(
+        default=None, max_length=len(ROLES), json_schema_extra={"items": {"enum": list(ROLES)}}
+    )
     model_map: dict[str, Any] | None = None
     priority: int | None = Field(default=None, ge=-1000, le=1000)
-    trust: str | None = None
+    trust: str | None = Field(default=None, json_schema_extra={"enum": [*TRUST_LEVELS, None]})
     secret: str | None = None
     enabled: bool | None = None
     description: str | None = Field(default=None, max_length=500)

@@ -38,6 +38,7 @@ STATEFUL_REFUSALS = (
     "a GitHub repository is owner/name",  # the forge's own rule, picked by another field
     "type must be one of header, block, end",  # export records are lines of plugins' types
     "must be 1-255 printable characters",  # a file name's characters
+    "sha256 does not match the data",  # a checksum of another field
 )
 
 
