@@ -1,14 +1,9 @@
-"""A question that names a time: its topic's blocks first within that time, and, when no block
-lies in the time, the topic's blocks nearest to it.
+"""A question that names a time no block lies in: the topic's blocks, nearest to it first.
 
-Two mistakes this module stops. Gravity pulls whatever is dated near the named time, so "what
-did we plan two weeks ago?" put "Coffee machine repaired" (dated that day, not a word of the
-question) above "Sprint 46 planning" (three days earlier): within the period gravity reaches, a
-block whose only match is its date is placed below the blocks that hold the question's words.
-And "what did we decide last Tuesday?" in a store with nothing dated that Tuesday came back
-empty, although a decision written two days later answered the rest of it: when no candidate
-lies in the named time, the topic's best blocks come back nearest first, the answer says so
-("nothing dated Tue 1 Dec; nearest: ...") and the class is ``low_confidence``.
+"What did we decide last Tuesday?" in a store with nothing dated that Tuesday came back empty,
+although a decision written two days later answered the rest of it. When no candidate lies in
+the named time, the blocks the topic's evidence keeps come back nearest to the time first, the
+answer says so ("nothing dated Tue 1 Dec; nearest: ...") and the class is ``low_confidence``.
 
 A block lies in a time when one of its days does (``blocks.block_days``: its own day, else when
 it was written, and the days its content names), the timeline's rule.
@@ -22,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from ctx.core.blocks import block_days
 from ctx.core.retrieval.candidates import Candidate
-from ctx.core.retrieval.rescore import question_hits
 from ctx.core.temporal import date_query, days_from
 
 if TYPE_CHECKING:
@@ -33,32 +27,6 @@ def names_days(q: QueryRun) -> bool:
     """Whether the query names days on the time line (a purely cyclic time, "every Tuesday",
     names none: nothing lies in it or near it)."""
     return date_query(q.temporal) is not None
-
-
-def topic_first(q: QueryRun, candidates: list[Candidate], pulled: set[str]) -> list[Candidate]:
-    """Within the period gravity reached (``pulled``), no block that holds none of the
-    question's words (time words out) stays above one that holds some: its score is lowered to
-    the lowest of theirs, and the tie goes to the topic. Nothing changes when the question is
-    only its time ("what happened yesterday?") or no pulled block holds its words."""
-    if not pulled:
-        return candidates
-    ids = [c.block_id for c in candidates if c.block_id in pulled]
-    on_topic = _on_topic(q, ids)
-    if not on_topic or on_topic >= set(ids):
-        return candidates
-    floor = min(c.score for c in candidates if c.block_id in on_topic)
-    lowered = 0
-    for c in candidates:
-        if c.block_id in pulled and c.block_id not in on_topic and c.score > floor:
-            c.rescore("off_topic", floor / c.score)
-            lowered += 1
-    q.note(off_topic_lowered=lowered)
-    return sorted(candidates, key=lambda c: (-c.score, c.block_id not in on_topic))
-
-
-def _on_topic(q: QueryRun, ids: list[str]) -> set[str]:
-    """Those of ``ids`` that hold at least one of the question's words (time words out)."""
-    return {b for hits in question_hits(q, ids) for b, words in hits.found_in.items() if words}
 
 
 @dataclass(frozen=True)
@@ -88,17 +56,12 @@ def places(q: QueryRun, candidates: list[Candidate]) -> dict[str, Place]:
 def nearest_first(
     q: QueryRun, head: list[Candidate], placed: dict[str, Place]
 ) -> tuple[list[Candidate], str]:
-    """The head with the topic's blocks (those holding the question's words; all when none
-    does) first, nearest to the named time first (ties keep their order), and the note that says
-    nothing lies in it and which of them is nearest."""
-    on_topic = _on_topic(q, [c.block_id for c in head]) or {c.block_id for c in head}
+    """The head nearest to the named time first (ties keep their order), and the note that says
+    nothing lies in it and which block is nearest."""
     far = 10**6  # a block whose place is unknown (deleted meanwhile) goes last
-
-    def distance(c: Candidate) -> int:
-        return abs(placed[c.block_id].distance) if c.block_id in placed else far
-
-    ordered = sorted((c for c in head if c.block_id in on_topic), key=distance)
-    ordered += [c for c in head if c.block_id not in on_topic]
+    ordered = sorted(
+        head, key=lambda c: abs(placed[c.block_id].distance) if c.block_id in placed else far
+    )
     note = f"nothing dated {describe_time(q)}"
     if ordered and (first := placed.get(ordered[0].block_id)) is not None:
         note += f"; nearest: {first.title} ({_day(first.day, q)})"
@@ -122,3 +85,40 @@ def _day(day: date, q: QueryRun) -> str:
     now = q.request.now or date.today()
     text = f"{day:%a} {day.day} {day:%b}"
     return text if day.year == now.year else f"{text} {day.year}"
+
+
+TEXT_CHANNELS = ("fts_en", "fts_de", "trigram")
+SAME_PERIOD_DAYS = 7  # "the same period": within a week of the named time
+
+
+def topic_over_date(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
+    """No block whose only match is its date stays above a block of the same period that is
+    ahead of it on the topic: found by a text channel (it holds the question's words) where it
+    is not, and nearer by meaning. Gravity pulls "Coffee machine repaired" (dated the day "two
+    weeks ago" names) six-fold; "Sprint 46 planning", three days earlier, holds the question's
+    word and its meaning, and stays first. A block of the named day that is as near by meaning
+    as the topic's wordier ones ("Sprint demo" for "what's planned for tomorrow?") keeps what
+    gravity gave it."""
+    placed = places(q, candidates)
+    leaders = [
+        c
+        for c in candidates
+        if _by_text(c)
+        and c.block_id in placed
+        and abs(placed[c.block_id].distance) <= SAME_PERIOD_DAYS
+    ]
+    held: set[str] = set()
+    for c in candidates:
+        if _by_text(c) or (own := c.channel_scores.get("dense")) is None:
+            continue
+        ahead = [y.score for y in leaders if (y.channel_scores.get("dense") or 0.0) > own]
+        if ahead and c.score > min(ahead):
+            c.rescore("topic_ahead", min(ahead) / c.score)
+            held.add(c.block_id)
+    if held:
+        q.note(held_below_topic=len(held))
+    return sorted(candidates, key=lambda c: (-c.score, c.block_id in held))
+
+
+def _by_text(c: Candidate) -> bool:
+    return any(c.ranks.get(ch) is not None for ch in TEXT_CHANNELS)

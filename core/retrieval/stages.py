@@ -29,7 +29,13 @@ from ctx.core.retrieval.confidence import (
 )
 from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
 from ctx.core.retrieval.language import detect_german
-from ctx.core.retrieval.named_time import Place, names_days, nearest_first, places, topic_first
+from ctx.core.retrieval.named_time import (
+    Place,
+    names_days,
+    nearest_first,
+    places,
+    topic_over_date,
+)
 from ctx.core.retrieval.neighbours import neighbours
 from ctx.core.retrieval.pipeline import QueryRun, QueryStage
 from ctx.core.retrieval.rescore import question_hits, rescore
@@ -185,9 +191,8 @@ def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     factors = gravity_factors(q.app, [c.block_id for c in candidates], q.temporal, boost_cap=boost)
     for c in candidates:
         c.rescore("gravity", factors[c.block_id])
-    pulled = {b for b, f in factors.items() if f > 1.0}
-    q.note(pulled=len(pulled))
-    return topic_first(q, by_score(candidates), pulled)
+    q.note(pulled=sum(1 for f in factors.values() if f > 1.0))
+    return topic_over_date(q, by_score(candidates)) if names_days(q) else by_score(candidates)
 
 
 def _bands(q: QueryRun) -> Bands:

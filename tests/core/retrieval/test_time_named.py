@@ -127,11 +127,16 @@ def test_a_time_with_nothing_dated_answers_with_the_topics_blocks_nearest_first(
            "decisions")  # fmt: skip
     _store(app, "Database choice", "We decided to keep everything in PostgreSQL.", "2026-12-03",
            "decisions")  # fmt: skip
-    _store(app, "Coffee machine repaired", "The technician replaced the pump.", "2026-11-20")
+    _store(app, "Coffee machine repaired", "The technician replaced the pump.", "2026-10-01")
     drain(app, "temporal")
     res = _ask(app, "what did we decide last Tuesday?")
     assert res["temporal"]["dates"] == ["2026-12-01"]
-    assert [s["title"] for s in res["sources"]][:2] == ["Database choice", "Queue choice"]
+    # Nearest to that Tuesday first: two days after it, three weeks before, two months before.
+    assert [s["title"] for s in res["sources"]] == [
+        "Database choice",
+        "Queue choice",
+        "Coffee machine repaired",
+    ]
     assert res["confidence"] == "low_confidence"  # the decisions are there; that day is not
     assert "nothing dated Tue 1 Dec; nearest: Database choice (Thu 3 Dec)" in res["warnings"]
 
