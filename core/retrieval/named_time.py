@@ -1,9 +1,13 @@
-"""A question that names a time no block lies in: the topic's blocks, nearest to it first.
+"""A question that names days: the topic's block of that period above a block whose only match
+is its date, and, when no block lies in those days, the topic's blocks nearest to them first.
 
-"What did we decide last Tuesday?" in a store with nothing dated that Tuesday came back empty,
-although a decision written two days later answered the rest of it. When no candidate lies in
-the named time, the blocks the topic's evidence keeps come back nearest to the time first, the
-answer says so ("nothing dated Tue 1 Dec; nearest: ...") and the class is ``low_confidence``.
+Gravity pulls whatever is dated near the named time: "what did we plan two weeks ago?" put
+"Coffee machine repaired" (dated that day, pulled six-fold) above "Sprint 46 planning" (three
+days earlier, the question's word and meaning): ``topic_over_date`` holds it below. And "what did
+we decide last Tuesday?" in a store with nothing dated that Tuesday came back empty, although a
+decision written two days later answered the rest of it: when no candidate lies in the named
+time, the blocks the topic's evidence keeps come back nearest to the time first, the answer says
+so ("nothing dated Tue 1 Dec; nearest: ...") and the class is ``low_confidence``.
 
 A block lies in a time when one of its days does (``blocks.block_days``: its own day, else when
 it was written, and the days its content names), the timeline's rule.

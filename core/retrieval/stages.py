@@ -184,7 +184,8 @@ def gravity_boost(q: QueryRun) -> float:
 
 
 def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
-    """Pull blocks dated near the time the query names forward (linear and cyclic gravity)."""
+    """Pull blocks dated near the time the query names forward (linear and cyclic gravity); a
+    block whose only match is its date stays below the topic's block of that period."""
     if not candidates or not q.temporal.matched or not q.app.settings["query.temporal_gravity"]:
         return candidates
     boost = gravity_boost(q)
