@@ -86,7 +86,7 @@ if TYPE_CHECKING:
         skipped,
         transfer_sections,
     )
-    from ctx.core.blocks.timeline import timeline_blocks, timeline_window
+    from ctx.core.blocks.timeline import block_days, timeline_blocks, timeline_window
     from ctx.core.blocks.tools import iso_time, listed, snippet
     from ctx.core.blocks.transfer import export_records, import_records
     from ctx.core.blocks.type_admin import type_rows
@@ -183,6 +183,7 @@ __all__ = [
     "block_at_key",
     "block_categories",
     "block_context",
+    "block_days",
     "block_facets",
     "block_stats",
     "block_summaries",

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from ctx.core.app import App
 
 MAX_DAYS = 366 * 20
+#: A block's own day: when it happened, else when it was written (UTC).
+OWN_DAY = "(coalesce(b.occurred_at, b.created_at) AT TIME ZONE 'UTC')::date"
 
 
 def timeline_window(
@@ -54,7 +56,7 @@ def timeline_blocks(
     """Blocks of ``scopes`` dated within the window, each with its latest day in it."""
     with app.connection() as conn:
         rows = conn.execute(
-            """
+            f"""
             WITH bounds AS (
                 SELECT (%(start)s::date)::timestamp AT TIME ZONE 'UTC' AS lo,
                        (%(end)s::date + 1)::timestamp AT TIME ZONE 'UTC' AS hi
@@ -63,7 +65,7 @@ def timeline_blocks(
                   FROM context_temporal t
                  WHERE t.source_date BETWEEN %(start)s AND %(end)s
                 UNION ALL
-                SELECT b.id, (coalesce(b.occurred_at, b.created_at) AT TIME ZONE 'UTC')::date
+                SELECT b.id, {OWN_DAY}
                   FROM context_blocks b, bounds
                  WHERE b.scope = ANY(%(scopes)s)
                    AND coalesce(b.occurred_at, b.created_at) >= bounds.lo
@@ -87,3 +89,24 @@ def timeline_blocks(
             },
         ).fetchall()
     return [{**r, "id": str(r["id"])} for r in rows]
+
+
+def block_days(app: App, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Per block of ``ids``: its title and the days it belongs to (the timeline's rule: its own
+    day, and the days its content mentions), oldest first."""
+    if not ids:
+        return {}
+    with app.connection() as conn:
+        rows = conn.execute(
+            f"""
+            SELECT b.id::text AS id, b.title,
+                   array(SELECT {OWN_DAY}
+                         UNION SELECT t.source_date FROM context_temporal t
+                                WHERE t.block_id = b.id
+                         ORDER BY 1) AS days
+              FROM context_blocks b
+             WHERE b.id = ANY(%s::uuid[])
+            """,
+            (ids,),
+        ).fetchall()
+    return {r["id"]: {"title": r["title"], "days": list(r["days"])} for r in rows}

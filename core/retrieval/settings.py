@@ -247,9 +247,9 @@ SETTINGS = [
         "query.topic_text",
         bool,
         True,
-        "When the query names a time, the text channels search it without its time words (the "
-        "date channel and gravity answer those; holiday names stay). Off: the whole query, as "
-        "the seed.",
+        "When the query names a time, the text channels search it without its time words and "
+        "the dense channel embeds it without them (the date channel and gravity answer those; "
+        "holiday names stay). Off: the whole query, as the seed.",
     ),
     Setting(
         "query.neighbour_weight",

@@ -29,6 +29,13 @@ from ctx.core.retrieval.confidence import (
 )
 from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
 from ctx.core.retrieval.language import detect_german
+from ctx.core.retrieval.named_time import (
+    Place,
+    names_days,
+    nearest_first,
+    places,
+    topic_over_date,
+)
 from ctx.core.retrieval.neighbours import neighbours
 from ctx.core.retrieval.pipeline import QueryRun, QueryStage
 from ctx.core.retrieval.rescore import question_hits, rescore
@@ -78,7 +85,7 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     if q.inline:
         _embed_inline(q)
     try:
-        q.embedding = q.query_vector(q.search_text or q.request.query)
+        q.embedding = q.query_vector(_dense_query(q))
     except Exception as exc:
         log.warning("query embedding failed: %s", error_text(exc, str))
         q.warn(f"query embedding failed ({error_text(exc, str)}); dense channel skipped")
@@ -129,6 +136,21 @@ def _text_query(q: QueryRun) -> str:
     return text
 
 
+def _dense_query(q: QueryRun) -> str:
+    """What the dense channel embeds: the query (or its translation), without its time words
+    when it names a time and asks something besides (``query.topic_text``): "last Tuesday" says
+    nothing about a block's meaning, and it draws the question away from the blocks of its topic
+    (and the similarity the confidence class reads with it). The function words stay: the model
+    reads a question."""
+    text = q.search_text or q.request.query
+    if q.temporal.matched and q.app.settings["query.topic_text"]:
+        parser = q.app.temporal_parser
+        if parser.residual(text).strip() and (topic := parser.without_time(text)).strip():
+            q.note(topic_embedded=topic)
+            return topic
+    return text
+
+
 def candidates(q: QueryRun, _: list[Candidate]) -> list[Candidate]:
     """Weighted RRF over every channel in one SQL call (``ctx_rrf``)."""
     req = q.request
@@ -162,7 +184,8 @@ def gravity_boost(q: QueryRun) -> float:
 
 
 def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
-    """Pull blocks dated near the time the query names forward (linear and cyclic gravity)."""
+    """Pull blocks dated near the time the query names forward (linear and cyclic gravity); a
+    block whose only match is its date stays below the topic's block of that period."""
     if not candidates or not q.temporal.matched or not q.app.settings["query.temporal_gravity"]:
         return candidates
     boost = gravity_boost(q)
@@ -170,7 +193,7 @@ def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     for c in candidates:
         c.rescore("gravity", factors[c.block_id])
     q.note(pulled=sum(1 for f in factors.values() if f > 1.0))
-    return by_score(candidates)
+    return topic_over_date(q, by_score(candidates)) if names_days(q) else by_score(candidates)
 
 
 def _bands(q: QueryRun) -> Bands:
@@ -198,7 +221,7 @@ def _bands(q: QueryRun) -> Bands:
     )
 
 
-def evidence(q: QueryRun, candidates: list[Candidate]) -> Evidence:
+def evidence(q: QueryRun, candidates: list[Candidate], placed: dict[str, Place]) -> Evidence:
     """The best dense similarity among the candidates, the first hits' coverage of the question's
     words (its time words left out; the better of the query and its translation) and, when it
     names a time, whether a first hit lies in it."""
@@ -206,9 +229,10 @@ def evidence(q: QueryRun, candidates: list[Candidate]) -> Evidence:
     first = candidates[:COVERAGE_HITS]  # in the order handed on (rerank may have re-ordered)
     time_hit = None
     if q.temporal.matched:
-        # "Lies in it": the date channel found it (a block dated within the named days). Gravity
-        # alone is no proof: it pulls anything near the time a little.
-        time_hit = any(c.ranks.get("dates") is not None for c in first)
+        # "Lies in it": one of its days is among the named ones (not merely in their month, as
+        # the date channel's month tokens find). Gravity alone is no proof: it pulls anything
+        # near the time a little. A purely cyclic time names no days: nothing lies in it.
+        time_hit = any(placed[c.block_id].distance == 0 for c in first if c.block_id in placed)
     shares = [h.coverage() for h in question_hits(q, [c.block_id for c in first])]
     known = [s for s in shares if s is not None]
     cov = max(known) if known else None
@@ -225,22 +249,39 @@ def thresholds(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     floor = float(s["query.score_threshold"]) * scale
     if not candidates:
         q.confidence = NOTHING_FOUND
+    placed = places(q, candidates) if candidates and names_days(q) else {}
+    if not candidates:
+        q.confidence = NOTHING_FOUND
     elif s["query.confidence"] == "score":
         q.confidence = classify(best, float(s["query.confident_threshold"]) * scale, floor)
     else:
-        ev = evidence(q, candidates)
+        ev = evidence(q, candidates, placed)
         q.confidence = classify_evidence(ev, _bands(q))
         q.note(**ev.as_dict())
     q.note(best=round(best, 6), floor=round(floor, 6))
     if q.confidence == NOTHING_FOUND:
         return []
     kept = [c for c in candidates if c.score >= floor]
-    return kept[:2] if q.confidence == LOW_CONFIDENCE else kept
+    if q.confidence == LOW_CONFIDENCE:
+        kept = kept[:2]
+    if placed and all(p.distance != 0 for p in placed.values()):
+        # Nothing lies in the named time, but the topic's blocks exist: they answer (as many as
+        # their evidence keeps), nearest to the time first, and the time they miss lowers the
+        # class.
+        q.confidence = LOW_CONFIDENCE
+        head, note = nearest_first(q, kept[: _limit(q)], placed)
+        q.warn(note)
+        kept = head + kept[len(head) :]
+    return kept
 
 
 def trim(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """At most ``limit`` candidates (default ``query.default_limit``)."""
-    return candidates[: q.request.limit or int(q.app.settings["query.default_limit"])]
+    return candidates[: _limit(q)]
+
+
+def _limit(q: QueryRun) -> int:
+    return q.request.limit or int(q.app.settings["query.default_limit"])
 
 
 def sources(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:

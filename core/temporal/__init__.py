@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ctx.core.temporal.gravity import (
         GravityQuery,
         cyclic_gravity,
+        days_from,
         dimensions_for,
         gravity_factor,
         linear_gravity,
@@ -64,6 +65,7 @@ __all__ = [
     "cyclic_gravity",
     "date_query",
     "date_token",
+    "days_from",
     "dimensions_for",
     "direction_between",
     "extract_block",

@@ -16,7 +16,7 @@ from typing import Any
 
 from ctx.core.errors import PluginError
 from ctx.core.runtime import PluginHost, unique_by_name
-from ctx.core.temporal.lexicon import raw_tokens
+from ctx.core.temporal.lexicon import normal_word, raw_tokens, word_spans
 from ctx.core.temporal.types import (
     FALLBACK_SKIPPED,
     ParseContext,
@@ -28,6 +28,7 @@ Fallback = Callable[[str, ParseContext], TemporalResult | None]
 
 _ISO_IN_TEXT = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 _EMPTY: frozenset[str] = frozenset()
+_PUNCTUATION_SPACE = re.compile(r"\s+([?!.,;:])")  # "decide ?" -> "decide?"
 
 
 def has_temporal_intent(text: str, words: Collection[str]) -> bool:
@@ -119,6 +120,21 @@ class TemporalParser:
         return " ".join(
             t for t in raw_tokens(text) if t not in known and not any(ch.isdigit() for ch in t)
         )
+
+    def without_time(self, text: str) -> str:
+        """``text`` without the words that name a time (of every language; numbers, years and
+        ISO dates too), the rest as written, holiday names kept: what the question asks besides
+        its time. "What did we decide last Tuesday?" -> "What did we decide?"; unlike
+        ``residual`` it keeps the function words, so a model still reads a question."""
+        known = frozenset().union(*self._time_words.values()) - self.topic_words
+        out, at = [], 0
+        for m in word_spans(text):
+            word = normal_word(m.group())
+            if word in known or any(ch.isdigit() for ch in word):
+                out.append(text[at : m.start()])
+                at = m.end()
+        out.append(text[at:])
+        return _PUNCTUATION_SPACE.sub(r"\1", " ".join("".join(out).split()))
 
     def rank_languages(self, text: str) -> list[str]:
         """Known languages, most likely first (ties keep registration order)."""

@@ -174,6 +174,24 @@ def query_phases(result: TemporalResult) -> dict[str, list[float]]:
     return {dim: sorted(values) for dim, values in phases.items() if values}
 
 
+def time_targets(result: TemporalResult) -> list[tuple[date, date]]:
+    """The spans on the time line a result names: each of its days, or its one span."""
+    if result.dates:
+        return [(d, d) for d in result.dates]
+    if result.start is not None and result.end is not None:
+        return [(result.start, result.end)]
+    return []
+
+
+def days_from(result: TemporalResult, day: date) -> int | None:
+    """How many days ``day`` lies from the time ``result`` names, signed (negative: before it;
+    0: in it); None when the result names no time on the time line."""
+    targets = time_targets(result)
+    if not result.matched or not targets:
+        return None
+    return min((signed_distance(_day(day), *t) for t in targets), key=abs)
+
+
 @dataclass(frozen=True)
 class GravityQuery:
     """A parse result prepared once, then applied to many candidate blocks."""
@@ -192,12 +210,8 @@ class GravityQuery:
     def linear_score(self, content_times: Iterable[date]) -> float:
         """The linear pull in [0, 1]: gravity over the single-date maximum, saturated at 1."""
         r = self.result
-        targets: list[tuple[date, date]]
-        if r.dates:
-            targets = [(d, d) for d in r.dates]
-        elif r.start is not None and r.end is not None:
-            targets = [(r.start, r.end)]
-        else:
+        targets = time_targets(r)
+        if not targets:
             return 0.0
         cutoff = RANGE_CUTOFF_DAYS if r.is_range else CUTOFF_DAYS
         direction = r.direction or "both"

@@ -51,15 +51,23 @@ class Tok:
     prev_raw: str = ""
 
 
+def normal_word(word: str) -> str:
+    """A word as ``raw_tokens`` lists it: lower case, English possessive "'s" dropped."""
+    word = word.lower()
+    if word.endswith("'s"):
+        word = word[:-2]
+    return word.replace("'", "")
+
+
+def word_spans(text: str) -> list[re.Match[str]]:
+    """The words of ``raw_tokens`` where they stand in ``text`` (ISO dates whole)."""
+    return list(_TOKEN.finditer(text))
+
+
 @lru_cache(maxsize=1024)
 def raw_tokens(text: str) -> tuple[str, ...]:
     """Lower-case words, ISO dates kept whole, hyphens split, English possessive "'s" dropped."""
-    out = []
-    for word in _TOKEN.findall(text.lower()):
-        if word.endswith("'s"):
-            word = word[:-2]
-        out.append(word.replace("'", ""))
-    return tuple(out)
+    return tuple(normal_word(word) for word in _TOKEN.findall(text.lower()))
 
 
 def parse_iso(word: str) -> date | None:

@@ -13,6 +13,7 @@ from ctx.core.temporal.gravity import (
     GravityQuery,
     cyclic_distance,
     cyclic_gravity,
+    days_from,
     dimensions_for,
     effective_power,
     gaussian_decay,
@@ -220,3 +221,16 @@ def test_weekend_query_matches_saturday_and_sunday() -> None:
     for day in (date(2024, 6, 1), date(2024, 6, 2)):  # a Saturday, a Sunday
         assert gravity_factor(result, [day]) == pytest.approx(1.3)
     assert gravity_factor(result, [date(2024, 6, 5)]) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_days_from_the_named_time() -> None:
+    day = TemporalResult.single(TARGET, "past", {"linear": 1.0})
+    assert days_from(day, TARGET) == 0
+    assert days_from(day, TARGET + timedelta(days=2)) == 2
+    assert days_from(day, datetime(2026, 3, 20, 23, 0)) == -4  # a datetime counts by its day
+    week = TemporalResult.span(date(2026, 3, 16), date(2026, 3, 22), "past", {"linear": 1.0})
+    assert days_from(week, date(2026, 3, 18)) == 0
+    assert days_from(week, date(2026, 3, 13)) == -3
+    two = TemporalResult.multi([TARGET, TARGET + timedelta(days=10)], "both", {"linear": 1.0})
+    assert days_from(two, TARGET + timedelta(days=8)) == -2  # the nearer of the two
+    assert days_from(TemporalResult.nothing(), TARGET) is None
