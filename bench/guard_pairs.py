@@ -45,9 +45,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ctx.core.embed import block_text
-from ctx.core.guard import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Thresholds, decide
-from ctx.core.guard.check import Neighbour
-from ctx.core.guard.wording import word_changes
+from ctx.core.guard import (
+    CLEAN,
+    NEAR_DUPLICATE,
+    NEEDS_REVIEW,
+    Neighbour,
+    Thresholds,
+    decide,
+    word_changes,
+)
 
 CLASSES = ("exact", "light", "paraphrase", "translation", "changed", "sibling", "unrelated")
 EXPECTED = {
@@ -177,7 +183,7 @@ def copies_report(pairs: list[Pair], sims: np.ndarray, limits: Thresholds) -> di
             if cls == "light" and decision != NEAR_DUPLICATE:
                 missed.append({"lang": p.lang, "similarity": round(float(s), 4),
                                "decision": decision, "title": p.b_title,
-                               "words": word_changes(p.b_content, p.a_content)})  # fmt: skip
+                               "words": word_changes(p.b_content, p.a_content, p.a_title + "\n" + p.b_title)})  # fmt: skip
         out[name] = {"n": sum(got.values()), "archived": got[NEAR_DUPLICATE],
                      "review": got[NEEDS_REVIEW], "clean": got[CLEAN]}  # fmt: skip
     out["copies_not_archived"] = missed
@@ -204,24 +210,25 @@ def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
     return sims
 
 
-_AT_COPY: dict[tuple[int, bool], str] = {}
+_AT_BAND: dict[tuple[int, bool, bool], str] = {}
 
 
 def decisions(pairs: list[Pair], sims: np.ndarray, limits: Thresholds, same: bool) -> list[str]:
-    """ctx's decision for each pair. What ``decide`` says for a pair at the copy level (a copy,
-    or words that differ) depends on the texts alone, so it is asked once per pair and cached;
-    below the copy level the thresholds alone decide, as in ``decide``."""
+    """ctx's decision for each pair. From the review level up, what ``decide`` says depends on
+    the texts and on whether the similarity reaches the duplicate level, so it is asked once per
+    pair and band and cached; below the review level a pair is clean, as in ``decide``."""
     out = []
     for p, s in zip(pairs, sims, strict=True):
-        key = (id(p), same)
-        if key not in _AT_COPY:
+        if s < limits.review:
+            out.append(CLEAN)
+            continue
+        at_copy = bool(s >= limits.duplicate)
+        key = (id(p), same, at_copy)
+        if key not in _AT_BAND:
             block = {"title": p.b_title, "content": p.b_content}
-            match = Neighbour("a", "s", 1.0, p.a_title, p.a_content)
-            _AT_COPY[key] = decide(block, match, Thresholds(0.0, 0.0, "bench"), same)[0]
-        if s >= limits.duplicate:
-            out.append(_AT_COPY[key])
-        else:
-            out.append(NEEDS_REVIEW if s >= limits.review else CLEAN)
+            match = Neighbour("a", "s", 1.0 if at_copy else 0.5, p.a_title, p.a_content)
+            _AT_BAND[key] = decide(block, match, Thresholds(0.75, 0.25, "bench"), same)[0]
+        out.append(_AT_BAND[key])
     return out
 
 

@@ -157,7 +157,8 @@ def decide(
         if at_copy:
             return NEAR_DUPLICATE, "a copy of an earlier block", {}
         return NEEDS_REVIEW, "very similar to an earlier block", {}
-    here, there = word_changes(block["content"], match.content)
+    titles = block["title"] + "\n" + match.title
+    here, there = word_changes(block["content"], match.content, titles)
     # Titles may be worded differently ("Copy of ..."), but not name other values
     # ("Standup 2026-03-03" / "Standup 2026-03-04" with the same content are two days).
     mine, theirs = values(block["title"]), values(match.title)

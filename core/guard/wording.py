@@ -138,10 +138,53 @@ CALENDAR_WORDS = frozenset(
 )
 # Number words: "two" / "tow" may be a typo, but "drei" / "frei" must never count as one.
 NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve twenty hundred thousand "
-    "million billion first second third half double eins zwei drei vier fuenf sechs sieben acht "
-    "neun zehn elf zwoelf zwanzig hundert tausend million millionen milliarde erste zweite dritte "
-    "halb halbe doppelt".split()
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "twenty",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "first",
+        "second",
+        "third",
+        "half",
+        "double",
+        "eins",
+        "zwei",
+        "drei",
+        "vier",
+        "fuenf",
+        "sechs",
+        "sieben",
+        "acht",
+        "neun",
+        "zehn",
+        "elf",
+        "zwoelf",
+        "zwanzig",
+        "hundert",
+        "tausend",
+        "millionen",
+        "milliarde",
+        "erste",
+        "zweite",
+        "dritte",
+        "halb",
+        "halbe",
+        "doppelt",
+    ]
 )
 # Spelling variants written one way: British -> American endings, and (by ``canonical``)
 # German umlauts as ae/oe/ue and ß as ss. Applied to both texts, so a rule can only ever make two
@@ -161,7 +204,9 @@ _VARIANTS = (
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 TYPO_MIN_LENGTH = 6  # one edit from here on
 TWO_EDITS_MIN_LENGTH = 8  # two edits from here on
-NAME_TYPO_MIN_LENGTH = 8  # a capitalised word inside a sentence may be a name: "Maria" / "Mario"
+# A capitalised word inside a sentence may be a name ("Maria" / "Mario", "Schäfer" /
+# "Schäffer"): one edit only from twelve letters on, where German compounds are and names rarely.
+NAME_TYPO_MIN_LENGTH = 12
 # A word after one of these (or at the start) starts a sentence, a line, an item or a heading:
 # its capital says nothing about being a name.
 _STARTS = ".!?:;\n#>-+*|"
@@ -205,8 +250,11 @@ def _swapped(a: str, b: str) -> bool:
     if len(a) != len(b) or a == b:
         return False
     diff = [i for i in range(len(a)) if a[i] != b[i]]
-    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and (
-        a[diff[1]] == b[diff[0]]
+    return (
+        len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and a[diff[0]] == b[diff[1]]
+        and (a[diff[1]] == b[diff[0]])
     )
 
 
@@ -230,8 +278,9 @@ def _typo(a: str, b: str, name: bool = False) -> bool:
     ("Monday" / "Sunday", "Monday" / "Mondays", "drei" / "frei"). Else, with the first letter
     kept, one edit in a word of six letters or more or two in one of eight or more ("recieve" /
     "receive"; "plans" / "plant" and "cat" / "cut" are other words). A capitalised word inside
-    a sentence may be a name ("Maria" / "Mario"): one edit, in eight letters or more, and the
-    last two letters kept ("Gabriele" / "Gabriela" are two people)."""
+    a sentence may be a name ("Maria" / "Mario", "Schäfer" / "Schäffer"): one edit, in twelve
+    letters or more (a German compound: "Wiederherstelungstest"), the last two letters kept
+    ("Gabriele" / "Gabriela" are two people)."""
     if any(ch.isdigit() for ch in a + b) or min(len(a), len(b)) < 3:
         return False
     if _swapped(a, b):
@@ -266,7 +315,9 @@ def _unmatched(
     return [w for w, _ in left], [w for w, _ in right]
 
 
-def _changes(a: tuple[list[str], list[bool]], b: tuple[list[str], list[bool]]) -> tuple[list[str], list[str]]:
+def _changes(
+    a: tuple[list[str], list[bool]], b: tuple[list[str], list[bool]]
+) -> tuple[list[str], list[str]]:
     (ka, na), (kb, nb) = a, b
     only_a: list[str] = []
     only_b: list[str] = []
@@ -300,15 +351,41 @@ def _bullets_sorted(text: str) -> str:
     return "\n".join(out)
 
 
-def word_changes(a: str, b: str) -> tuple[list[str], list[str]]:
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+)$", re.MULTILINE)
+HEADING_PREFIX_MIN_LENGTH = 5  # "Festplatte" over "Festplattenbelegung": a compound's head
+
+
+def _repeats(heading: str, known: set[str]) -> bool:
+    """A heading that names only what the notes say already (their titles included), and no
+    number: Markdown structure, not content ("# Backups" over a note about backups)."""
+    words = [k for k in _words(heading)[0] if k not in _FUNCTION]
+    return not any(ch.isdigit() for ch in heading) and all(
+        w in known or (len(w) >= HEADING_PREFIX_MIN_LENGTH and any(k.startswith(w) for k in known))
+        for w in words
+    )
+
+
+def _structure_aside(text: str, known: set[str], sort: bool) -> str:
+    """The text without headings that repeat the notes; with ``sort``, its bullet items in one
+    order."""
+    text = _HEADING.sub(lambda m: "" if _repeats(m.group(1), known) else m[0], text)
+    return _bullets_sorted(text) if sort else text
+
+
+def word_changes(a: str, b: str, titles: str = "") -> tuple[list[str], list[str]]:
     """The words only ``a`` has and only ``b`` has, in order (canonical spellings); two empty
     lists mean the texts say the same in the same words in the same order, formatting aside:
-    case, punctuation, quotes, Markdown, line breaks, the order of bullet items, spelling
-    variants (``canonical``), dropped function words and typos (``_typo``). A word moved
+    case, punctuation, quotes, Markdown, line breaks, spelling variants (``canonical``), dropped
+    function words and typos (``_typo``), and, when that is all that is left, the order of
+    bullet items and headings that repeat what the notes (and ``titles``) say. A word moved
     elsewhere is a change ("Alice pays Bob" / "Bob pays Alice")."""
     changes = _changes(_words(a), _words(b))
-    if changes != ([], []) and _BULLET.search(a) and _BULLET.search(b):
-        reordered = _changes(_words(_bullets_sorted(a)), _words(_bullets_sorted(b)))
-        if reordered == ([], []):
-            return reordered
+    if changes == ([], []):
+        return changes
+    body = _HEADING.sub("", a + "\n" + b + "\n" + titles)
+    known = set(_words(body)[0])
+    for sort in (False, True):  # bullets sorted on one side only would hide a prose copy
+        aside = _structure_aside(a, known, sort), _structure_aside(b, known, sort)
+        if _changes(_words(aside[0]), _words(aside[1])) == ([], []):
+            return [], []
     return changes
