@@ -384,8 +384,12 @@ def word_changes(a: str, b: str, titles: str = "") -> tuple[list[str], list[str]
         return changes
     body = _HEADING.sub("", a + "\n" + b + "\n" + titles)
     known = set(_words(body)[0])
+    # Only a heading added on one side is set aside: when both have headings, they are compared
+    # ("# Decision: keep" / "# Decision: drop" over the same discussion are two decisions).
+    known_a = known if not _HEADING.search(b) else set()
+    known_b = known if not _HEADING.search(a) else set()
     for sort in (False, True):  # bullets sorted on one side only would hide a prose copy
-        aside = _structure_aside(a, known, sort), _structure_aside(b, known, sort)
+        aside = _structure_aside(a, known_a, sort), _structure_aside(b, known_b, sort)
         if _changes(_words(aside[0]), _words(aside[1])) == ([], []):
             return [], []
     return changes

@@ -343,6 +343,10 @@ def test_a_heading_counts_when_it_names_something_new() -> None:
     assert word_changes("# Nightly job\n" + note, note, "Nightly job") == ([], [])  # the title
     assert "finance" in word_changes("# Owner: finance\n" + note, note)[0]
     assert word_changes("# Job 2\n" + note, note) != ([], [])  # a number is content
+    talk = "We discussed whether to keep or drop Redis."
+    keep, drop = "# Decision: keep\n" + talk, "# Decision: drop\n" + talk
+    assert word_changes(keep, drop, "Decision") == (["keep"], ["drop"])  # both have headings
+    assert word_changes(keep, "## Decision: keep\n" + talk) == ([], [])
 
 
 def test_same_words_below_the_copy_level_need_a_long_note_or_the_same_title() -> None:
