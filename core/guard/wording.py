@@ -204,13 +204,9 @@ _VARIANTS = (
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 TYPO_MIN_LENGTH = 6  # one edit from here on
 TWO_EDITS_MIN_LENGTH = 8  # two edits from here on
-# A capitalised word inside a sentence may be a name ("Maria" / "Mario", "Schäfer" /
+# A capitalised word may be a name ("Maria" / "Mario", "Schäfer" /
 # "Schäffer"): one edit only from twelve letters on, where German compounds are and names rarely.
 NAME_TYPO_MIN_LENGTH = 12
-# A word after one of these (or at the start) starts a sentence, a line, an item or a heading:
-# its capital says nothing about being a name.
-_STARTS = ".!?:;\n#>-+*|"
-_MARKS = " \t*_`\"'“”„‘’«»()[]"
 
 
 def canonical(word: str) -> str:
@@ -259,16 +255,10 @@ def _swapped(a: str, b: str) -> bool:
 
 
 def _words(text: str) -> tuple[list[str], list[bool]]:
-    """The canonical words of a text and, for each, whether it may be a name (capitalised
-    inside a sentence)."""
-    keys: list[str] = []
-    names: list[bool] = []
-    for m in _WORD.finditer(text):
-        word = m.group()
-        before = text[max(0, m.start() - 24) : m.start()].rstrip(_MARKS)
-        keys.append(canonical(word))
-        names.append(word[:1].isupper() and bool(before) and before[-1] not in _STARTS)
-    return keys, names
+    """The canonical words of a text and, for each, whether it may be a name: capitalised,
+    wherever it stands ("Owner: Christiane", "- Katrin" start an item and are names still)."""
+    words = _WORD.findall(text)
+    return [canonical(w) for w in words], [w[:1].isupper() for w in words]
 
 
 def _typo(a: str, b: str, name: bool = False) -> bool:
@@ -277,8 +267,8 @@ def _typo(a: str, b: str, name: bool = False) -> bool:
     "Mondya" / "Monday"); nothing else when a weekday, a month or a number word is involved
     ("Monday" / "Sunday", "Monday" / "Mondays", "drei" / "frei"). Else, with the first letter
     kept, one edit in a word of six letters or more or two in one of eight or more ("recieve" /
-    "receive"; "plans" / "plant" and "cat" / "cut" are other words). A capitalised word inside
-    a sentence may be a name ("Maria" / "Mario", "Schäfer" / "Schäffer"): one edit, in twelve
+    "receive"; "plans" / "plant" and "cat" / "cut" are other words). A word capitalised in both
+    texts, wherever it stands, may be a name ("Maria" / "Mario", "Schäfer" / "Schäffer"): one edit, in twelve
     letters or more (a German compound: "Wiederherstelungstest"), the last two letters kept
     ("Gabriele" / "Gabriela" are two people)."""
     if any(ch.isdigit() for ch in a + b) or min(len(a), len(b)) < 3:
@@ -303,7 +293,7 @@ def _unmatched(
     another's place is."""
     if len(left) == len(right):
         kept = [(x, y) for x, y in zip(left, right, strict=True)
-                if not _typo(x[0], y[0], x[1] or y[1])]  # fmt: skip
+                if not _typo(x[0], y[0], x[1] and y[1])]  # fmt: skip
         left, right = [x for x, _ in kept], [y for _, y in kept]
     dropped = [w for w in left if w[0] in _FUNCTION]
     added = [w for w in right if w[0] in _FUNCTION]

@@ -331,6 +331,9 @@ def test_types_without_dedup_are_not_checked(app: App, alpha: Any) -> None:
         ("Wir führen React nicht ein.", "Wir führen React ein.", False),
         ("Es kostet drei Euro.", "Es kostet frei Euro.", False),
         ("Owner is Daniel.", "Owner is Daniela.", False),
+        ("Owner: Christiane", "Owner: Christiana", False),  # a name after a colon too
+        ("- Katrin\n- Lukas", "- Katrina\n- Lukas", False),
+        ("Cancellation needs notice.", "the cancelation needs notice.", True),  # not a name
     ],
 )
 def test_the_word_check(a: str, b: str, same: bool) -> None:
@@ -434,7 +437,8 @@ def test_the_guide_states_the_typo_rule_the_word_check_applies() -> None:
     for rule in (
         "two neighbouring letters swapped in a word of three letters or more",
         "one edit in a word of six letters or more, two in a word of eight or more",
-        "a capitalised word inside a sentence (maybe a name) only one edit, from twelve letters",
+        "a word capitalised on both sides (maybe a name, also at the start of a sentence or an item",
+        "only one edit, from twelve letters on, with its last two letters kept",
     ):
         assert rule in guide
     assert '"recieve" / "receive" is a typo' in guide
