@@ -15,6 +15,15 @@ as the Guard stores them. ``--calibrate`` picks thresholds on the tuning half (s
 
     .venv/bin/python bench/guard_pairs.py --embedder e5 --calibrate
     .venv/bin/python bench/guard_pairs.py --embedder e5 --set holdout --duplicate 0.99 --review 0.95
+
+``--copies`` runs the second labelled set (bench/data/guard_copies.json): copies whose only
+difference is formatting (case, whitespace, punctuation, quotes, Markdown, bullet order, line
+breaks, spelling variants, typos), often under another title and category, and notes with one
+changed fact (a date, amount, name, version, port, owner, deadline, a flipped decision). Each
+note's pairs go to one half (even notes tune, odd notes held out). Copies should be archived;
+a changed fact must never be.
+
+    .venv/bin/python bench/guard_pairs.py --embedder e5 --copies
 """
 
 from __future__ import annotations
@@ -36,8 +45,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ctx.core.embed import block_text
-from ctx.core.guard import CLEAN, NEAR_DUPLICATE, NEEDS_REVIEW, Thresholds, decide
-from ctx.core.guard.check import Neighbour
+from ctx.core.guard import (
+    CLEAN,
+    NEAR_DUPLICATE,
+    NEEDS_REVIEW,
+    Neighbour,
+    Thresholds,
+    decide,
+    word_changes,
+)
 
 CLASSES = ("exact", "light", "paraphrase", "translation", "changed", "sibling", "unrelated")
 EXPECTED = {
@@ -134,6 +150,46 @@ def load(which: str) -> list[Pair]:
     return pairs_of(notes)
 
 
+def copy_pairs(which: str) -> list[Pair]:
+    """The pairs of guard_copies.json: class ``light`` (a copy, formatting only) or ``changed``
+    (one fact replaced; under a copy's title and category, as an agent would re-save it)."""
+    notes = json.loads((DATA / "guard_copies.json").read_text("utf-8"))["notes"]
+    out: list[Pair] = []
+    for i, note in enumerate(notes):
+        if which != "both" and (i % 2 == 0) != (which == "tune"):
+            continue
+        t, c, lang = note["title"], note["content"], note["lang"]
+        for copy in note["copies"]:
+            out.append(Pair("light", lang, t, c, copy["title"], copy["content"]))
+        for k, fact in enumerate(note["facts"]):
+            title = note["copies"][k % len(note["copies"])]["title"]
+            out.append(Pair("changed", lang, t, c, title, c.replace(fact["from"], fact["to"])))
+    return out
+
+
+def copies_report(pairs: list[Pair], sims: np.ndarray, limits: Thresholds) -> dict[str, Any]:
+    """Copies archived, changed facts archived (must be 0), what was left for review."""
+    out: dict[str, Any] = {}
+    missed = []
+    for cls, name in (("light", "copies"), ("changed", "changed_facts")):
+        got = Counter()
+        for p, s in zip(pairs, sims, strict=True):
+            if p.cls != cls:
+                continue
+            block = {"title": p.b_title, "content": p.b_content}
+            match = Neighbour("a", "s", float(s), p.a_title, p.a_content)
+            decision, _, _ = decide(block, match, limits)
+            got[decision] += 1
+            if cls == "light" and decision != NEAR_DUPLICATE:
+                missed.append({"lang": p.lang, "similarity": round(float(s), 4),
+                               "decision": decision, "title": p.b_title,
+                               "words": word_changes(p.b_content, p.a_content, p.a_title + "\n" + p.b_title)})  # fmt: skip
+        out[name] = {"n": sum(got.values()), "archived": got[NEAR_DUPLICATE],
+                     "review": got[NEEDS_REVIEW], "clean": got[CLEAN]}  # fmt: skip
+    out["copies_not_archived"] = missed
+    return out
+
+
 def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
     """Cosine of each pair's raw embeddings; cached under the temp folder by content hash
     (embedding ~1,700 notes takes minutes on two cores)."""
@@ -154,24 +210,25 @@ def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
     return sims
 
 
-_AT_COPY: dict[tuple[int, bool], str] = {}
+_AT_BAND: dict[tuple[int, bool, bool], str] = {}
 
 
 def decisions(pairs: list[Pair], sims: np.ndarray, limits: Thresholds, same: bool) -> list[str]:
-    """ctx's decision for each pair. What ``decide`` says for a pair at the copy level (a copy,
-    or words that differ) depends on the texts alone, so it is asked once per pair and cached;
-    below the copy level the thresholds alone decide, as in ``decide``."""
+    """ctx's decision for each pair. From the review level up, what ``decide`` says depends on
+    the texts and on whether the similarity reaches the duplicate level, so it is asked once per
+    pair and band and cached; below the review level a pair is clean, as in ``decide``."""
     out = []
     for p, s in zip(pairs, sims, strict=True):
-        key = (id(p), same)
-        if key not in _AT_COPY:
+        if s < limits.review:
+            out.append(CLEAN)
+            continue
+        at_copy = bool(s >= limits.duplicate)
+        key = (id(p), same, at_copy)
+        if key not in _AT_BAND:
             block = {"title": p.b_title, "content": p.b_content}
-            match = Neighbour("a", "s", 1.0, p.a_title, p.a_content)
-            _AT_COPY[key] = decide(block, match, Thresholds(0.0, 0.0, "bench"), same)[0]
-        if s >= limits.duplicate:
-            out.append(_AT_COPY[key])
-        else:
-            out.append(NEEDS_REVIEW if s >= limits.review else CLEAN)
+            match = Neighbour("a", "s", 1.0 if at_copy else 0.5, p.a_title, p.a_content)
+            _AT_BAND[key] = decide(block, match, Thresholds(0.75, 0.25, "bench"), same)[0]
+        out.append(_AT_BAND[key])
     return out
 
 
@@ -313,11 +370,25 @@ def main() -> None:
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--similarity-only", action="store_true", help="guard.same_words off")
     ap.add_argument("--e2e", action="store_true")
+    ap.add_argument("--copies", action="store_true", help="the copies / changed-facts set")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     same = not args.similarity_only
     started = time.perf_counter()
     out: dict[str, Any] = {"embedder": args.embedder, "same_words": same}
+    if args.copies:
+        from ctx.plugins.embed.local_models import E5Embedder, MiniLMEmbedder
+
+        calibrated = (E5Embedder if args.embedder == "e5" else MiniLMEmbedder).guard_thresholds
+        d = args.duplicate if args.duplicate is not None else calibrated[0]
+        r = args.review if args.review is not None else calibrated[1]
+        out["thresholds"] = {"duplicate": d, "review": r}
+        for half in ("tune", "holdout"):
+            pairs = copy_pairs(half)
+            sims = similarities(args.embedder, pairs)
+            out[f"copies_{half}"] = copies_report(pairs, sims, Thresholds(d, r, "bench"))
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return
     if args.calibrate:
         tune = load("tune")
         hold = load("holdout")

@@ -5,8 +5,11 @@ this one (or were checked already), so of two copies the later one is the copy. 
 from the generation's HNSW index (the context vectors) and are re-scored by the raw embeddings,
 so a copy scores as a copy whatever its neighbours in writing order are.
 
-- similarity >= duplicate and the same words in both contents (apart from case, punctuation,
-  function words and typos; ctx.core.guard.wording): ``near_duplicate``, the block is archived;
+- similarity >= review and the same words in both contents, formatting aside (case,
+  punctuation, Markdown, bullet order, spelling variants, function words, typos;
+  ctx.core.guard.wording): ``near_duplicate``, the block is archived. The similarity of a
+  copy with its bullets reordered or its case changed can fall below *duplicate*; the words
+  tell. Below *duplicate* a short note must also have the same title (``_says_enough``);
 - similarity >= duplicate but a word or value differs ("backup at 02:00" / "backup at 03:30",
   "we keep it" / "we drop it"), or similarity >= review: ``needs_review`` (visible, flagged);
 - else ``clean``.
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
 NEAR_DUPLICATE, NEEDS_REVIEW, CLEAN = "near_duplicate", "needs_review", "clean"
 CANDIDATES = 20  # index candidates re-scored by the raw embeddings
 _VALUE = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_WORDS = re.compile(r"[^\W_]+")
 
 
 def values(text: str) -> set[str]:
@@ -126,6 +130,18 @@ def writer_scopes(conn: psycopg.Connection[Any], block: dict[str, Any]) -> list[
     return list(dict.fromkeys(scopes))
 
 
+COPY_MIN_WORDS = 8
+
+
+def _says_enough(block: dict[str, Any], match: Neighbour) -> bool:
+    """Below the duplicate threshold the same words make a copy only when they are the note:
+    "Done." under "Deploy API" and "Done." under "Order pizza" say the same words, not the
+    same thing. So the titles say the same too, or the content has COPY_MIN_WORDS words."""
+    if word_changes(block["title"], match.title) == ([], []):
+        return True
+    return len(_WORDS.findall(block["content"])) >= COPY_MIN_WORDS
+
+
 def decide(
     block: dict[str, Any], match: Neighbour | None, limits: Thresholds, same_words: bool = True
 ) -> tuple[str, str, dict[str, Any]]:
@@ -134,26 +150,30 @@ def decide(
     (``guard.same_words``; ctx.core.guard.wording)."""
     if match is None:
         return CLEAN, "no earlier block to compare with", {}
-    if match.similarity >= limits.duplicate and not same_words:
-        return NEAR_DUPLICATE, "a copy of an earlier block", {}
-    if match.similarity >= limits.duplicate:
-        here, there = word_changes(block["content"], match.content)
-        # Titles may be worded differently ("Copy of ..."), but not name other values
-        # ("Standup 2026-03-03" / "Standup 2026-03-04" with the same content are two days).
-        mine, theirs = values(block["title"]), values(match.title)
-        here += sorted(mine - theirs)
-        there += sorted(theirs - mine)
-        if here or there:
-            what = "values" if values(" ".join(here + there)) else "words"
-            return (
-                NEEDS_REVIEW,
-                f"as similar as a copy, but the {what} differ",
-                {"only_here": here[:10], "only_there": there[:10]},
-            )
-        return NEAR_DUPLICATE, "a copy of an earlier block", {}
-    if match.similarity >= limits.review:
+    if match.similarity < limits.review:
+        return CLEAN, "no block similar enough", {}
+    at_copy = match.similarity >= limits.duplicate
+    if not same_words:
+        if at_copy:
+            return NEAR_DUPLICATE, "a copy of an earlier block", {}
         return NEEDS_REVIEW, "very similar to an earlier block", {}
-    return CLEAN, "no block similar enough", {}
+    titles = block["title"] + "\n" + match.title
+    here, there = word_changes(block["content"], match.content, titles)
+    # Titles may be worded differently ("Copy of ..."), but not name other values
+    # ("Standup 2026-03-03" / "Standup 2026-03-04" with the same content are two days).
+    mine, theirs = values(block["title"]), values(match.title)
+    here += sorted(mine - theirs)
+    there += sorted(theirs - mine)
+    if (here or there) and at_copy:
+        what = "values" if values(" ".join(here + there)) else "words"
+        return (
+            NEEDS_REVIEW,
+            f"as similar as a copy, but the {what} differ",
+            {"only_here": here[:10], "only_there": there[:10]},
+        )
+    if not (here or there) and (at_copy or _says_enough(block, match)):
+        return NEAR_DUPLICATE, "a copy of an earlier block", {}
+    return NEEDS_REVIEW, "very similar to an earlier block", {}
 
 
 def check_block(
