@@ -60,6 +60,7 @@ from ctx.core import App
 from ctx.core.embed import active_generation
 from ctx.core.governor import CommitRequest, PrepareRequest
 from ctx.core.runtime import drain
+from ctx.core.runtime.setting_writes import set_setting
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
 #: what a chat template adds, by the reference tokenizer: per message, per name, to prime the
@@ -231,27 +232,39 @@ def recall(args: argparse.Namespace) -> dict[str, Any]:
         indexed = drain(app, "governor.index")
         index_s = time.perf_counter() - t0
         progress(f"indexed {indexed} events in {index_s:.1f}s")
-        rows_by_half: dict[str, list[dict[str, Any]]] = {"tune": [], "confirm": []}
-        for i, conv in enumerate(convs):
-            rows = ask(app, conv, maps[conv.sample_id], args.counter, reference)
-            rows_by_half["tune" if i < 3 else "confirm"].extend(rows)
-            progress(f"asked {conv.sample_id}: {len(rows)} questions")
-        allrows = rows_by_half["tune"] + rows_by_half["confirm"]
-        result = {
-            "counter": counter.name,
-            "model": args.model,
-            "reference": args.reference,
-            "settings": {
-                k: app.settings[k]
-                for k in ("governor.ring_events", "governor.ring_share", "governor.desk_items")
-            },
-            "turns": sum(len(c.turns) for c in convs),
-            "replay_s": round(replay_s, 1),
-            "index_s": round(index_s, 1),
-            "all": summarise(allrows),
-            "tune": summarise(rows_by_half["tune"]),
-            "confirm": summarise(rows_by_half["confirm"]),
-        }
+        # the same replayed threads asked again for each desk size (--desk-items 60,150): the
+        # first is the run's result, the others its comparison rows
+        for n, items in enumerate(args.desk_items or [None]):
+            if items is not None:
+                set_setting(app, "governor.desk_items", items)
+            rows_by_half: dict[str, list[dict[str, Any]]] = {"tune": [], "confirm": []}
+            for i, conv in enumerate(convs):
+                rows = ask(app, conv, maps[conv.sample_id], args.counter, reference)
+                rows_by_half["tune" if i < 3 else "confirm"].extend(rows)
+                progress(f"asked {conv.sample_id}: {len(rows)} questions (desk {items})")
+            allrows = rows_by_half["tune"] + rows_by_half["confirm"]
+            run = {
+                "settings": {
+                    k: app.settings[k]
+                    for k in ("governor.ring_events", "governor.ring_share", "governor.desk_items")
+                },
+                "all": summarise(allrows),
+                "tune": summarise(rows_by_half["tune"]),
+                "confirm": summarise(rows_by_half["confirm"]),
+            }
+            if n == 0:
+                result = {
+                    "counter": counter.name,
+                    "model": args.model,
+                    "reference": args.reference,
+                    "turns": sum(len(c.turns) for c in convs),
+                    "replay_s": round(replay_s, 1),
+                    "index_s": round(index_s, 1),
+                    **run,
+                    "variants": [],
+                }
+            else:
+                result["variants"].append(run)
     return result
 
 
@@ -482,6 +495,10 @@ def main() -> None:
         "--reference", default="o200k_base", choices=sorted(FRAMING),
         help="the model's tokenizer, which measures the fill (recall)",
     )  # fmt: skip
+    p.add_argument(
+        "--desk-items", type=lambda s: [int(x) for x in s.split(",")], default=None,
+        help="recall: ask again with each desk size (comma-separated; the first is the result)",
+    )  # fmt: skip
     p.add_argument("--queries", type=int, default=60)
     p.add_argument("--big", type=int, default=100_000)
     p.add_argument("--threads", type=int, default=1000)
@@ -507,6 +524,13 @@ def main() -> None:
                 f"fill at {b} tokens by {r['reference']}: mean {cell['fill_mean']:.3f} "
                 f"max {cell['fill_max']:.3f}, over budget {cell['over_budget']}"
             )
+        for v in r["variants"]:
+            items = v["settings"]["governor.desk_items"]
+            cells = "  ".join(
+                f"{b}: any {v['all'][str(b)]['any']:.3f} fill {v['all'][str(b)]['fill_mean']:.3f}"
+                for b in BUDGETS
+            )
+            print(f"desk_items {items}: {cells}")
         got = r["all"]["2000"]["any"]
         print(
             f"target: any-evidence recall >= {TARGET_RECALL} at 2,000 tokens: {got:.3f} "

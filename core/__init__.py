@@ -124,11 +124,21 @@ if TYPE_CHECKING:
         temporal_kit,
     )
     from ctx.core.tools import Tool
-    from ctx.core.validation import BASE64, SOME_BASE64, IsoDateTime, Strict, shaped
+    from ctx.core.validation import (
+        BASE64,
+        NOT_BLANK,
+        ONE_LINE,
+        SOME_BASE64,
+        IsoDateTime,
+        Strict,
+        shaped,
+    )
 
 __all__ = [
     "BASE64",
     "GERMAN_STOPWORDS",
+    "NOT_BLANK",
+    "ONE_LINE",
     "PROJECT",
     "SENSITIVITIES",
     "SOME_BASE64",

@@ -106,6 +106,11 @@ def check_input(value: Any, path: str = "") -> None:
 NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
 #: one line with something other than spaces in it
 ONE_LINE = r"^[^\x00\r\n]*[^\x00\s][^\x00\r\n]*$"
+#: the name of a secret or a backend
+NAME = r"^[a-z0-9][a-z0-9_.-]{0,63}$"
+NAME_RULE = (
+    "must be 1-64 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit"
+)
 #: bytes as base64 text (standard alphabet, '=' padding), as ``base64.b64decode`` checks them
 BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 #: the same, of one byte at least
@@ -113,6 +118,7 @@ SOME_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A
 #: what a refusal says for each pattern a field is ``shaped`` by (one wording per pattern)
 _SHAPES: dict[str, str] = {
     NOT_BLANK: "must not be empty or only spaces",
+    NAME: NAME_RULE,
     ONE_LINE: "must be one line, not empty or only spaces",
     BASE64: "is not base64 (standard alphabet, '=' padding)",
     SOME_BASE64: "is empty or not base64 (standard alphabet, '=' padding)",
@@ -159,6 +165,9 @@ def _state(node: Any) -> None:
     kind = node.get("type")
     if kind == "string" and not {"pattern", "enum", "const", "format"} & set(node):
         node["pattern"] = NO_NUL
+    elif kind == "string" and "pattern" in node and "\\x00" not in node["pattern"]:
+        # a field's own pattern that lets NUL through: no text holds one all the same
+        node.setdefault("allOf", []).append({"pattern": NO_NUL})
     elif kind == "integer":
         node["minimum"] = max(node.get("minimum", SCHEMA_INT_MIN), SCHEMA_INT_MIN)
         node["maximum"] = min(node.get("maximum", SCHEMA_INT_MAX), SCHEMA_INT_MAX)
@@ -177,10 +186,22 @@ def _state(node: Any) -> None:
         node.update(_json_value(SCHEMA_DEPTH))  # any value at all: a free-form one
 
 
+def state_the_rule_of_field(schema: dict[str, Any]) -> None:
+    """One field's JSON schema with the rule stated (a field's ``json_schema_extra``): for
+    fields that leave their model, as a query string's parameters do."""
+    _state(schema)
+
+
 def state_the_rule(schema: dict[str, Any], model: type[BaseModel] | None = None) -> None:
     """A request model's JSON schema with the rule stated (pydantic's ``json_schema_extra``)."""
     for prop in schema.get("properties", {}).values():
         _state(prop)
+
+
+def some_field(schema: dict[str, Any], model: type[BaseModel] | None = None) -> None:
+    """A ``json_schema_extra`` for a model of changes: the rule above, and one field at least."""
+    state_the_rule(schema, model)
+    schema["minProperties"] = 1
 
 
 def alternatives(*groups: tuple[str, ...]) -> Any:

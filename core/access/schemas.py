@@ -8,7 +8,7 @@ from typing import Annotated, Literal, get_args
 from pydantic import ConfigDict, Field, model_validator
 
 from ctx.core.access.principals import ROLES, SCOPE_RE
-from ctx.core.validation import Strict, alternatives, shaped
+from ctx.core.validation import NAME, Strict, alternatives, shaped
 
 #: a key's role in its tenant (``ROLES``)
 Role = Literal["owner", "admin", "member"]
@@ -24,14 +24,9 @@ ScopeName = Annotated[
 ]
 TenantNameText = Annotated[ScopeName, Field(description="The tenant's name.")]
 #: a sealed secret's name (``check_secret_name``)
-SECRET_NAME = r"^[a-z0-9][a-z0-9_.-]{0,63}$"
+SECRET_NAME = NAME
 SecretNameText = Annotated[
-    str,
-    shaped(
-        SECRET_NAME,
-        "must be 1-64 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit",
-        description="The secret's name: 1-64 of a-z 0-9 . _ -.",
-    ),
+    str, shaped(SECRET_NAME, description="The secret's name: 1-64 of a-z 0-9 . _ -.")
 ]
 
 # -- keys, secrets, OAuth clients (an admin's) ------------------------------------------------------

@@ -20,6 +20,7 @@ from ctx.core.validation import (
     IsoDateTime,
     Strict,
     shaped,
+    some_field,
     state_the_rule,
 )
 
@@ -128,6 +129,8 @@ class BlockChanges(Strict):
     """Fields to change on a stored block; those not given stay as they are. Each given field obeys
     the same rules as in ``store``; only ``sensitivity`` and ``occurred_at`` may be null (back to
     the type's default, no own date)."""
+
+    model_config = ConfigDict(json_schema_extra=some_field)
 
     title: Title | None = Field(default=None, json_schema_extra=NOT_NULL)
     content: Content | None = Field(default=None, json_schema_extra=NOT_NULL)

@@ -9,7 +9,6 @@ they are.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,10 +20,9 @@ from psycopg.types.json import Jsonb
 from pydantic import ValidationError as PydanticError
 
 from ctx.core.errors import Conflict, NotFound, ValidationError
-from ctx.core.llm.schemas import BackendFields
-from ctx.core.validation import error_message
+from ctx.core.llm.schemas import NAME_RE, BackendFields
+from ctx.core.validation import NAME_RULE, error_message
 
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 COLUMNS = (
     "name, kind, base_url, roles, model_map, priority, trust, secret, enabled, description, "
     "created_at, updated_at, updated_by"
@@ -232,10 +230,7 @@ def create_backend(
     allowed_hosts: list[str] | None = None,
 ) -> Backend:
     if not NAME_RE.match(name):
-        raise ValidationError(
-            "a backend name is 1-64 of a-z 0-9 . _ - and starts with a letter or digit",
-            field="name",
-        )
+        raise ValidationError(f"a backend name {NAME_RULE}", field="name")
     f = parse_fields(data)
     if not f.kind:
         raise ValidationError("kind is required (e.g. openai)", field="kind")

@@ -4,17 +4,38 @@ and HTTP code of the backends."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from pydantic import Field, field_validator
 
 from ctx.core.llm.gate import TRUST_LEVELS
-from ctx.core.validation import NOT_BLANK, Strict, shaped
+from ctx.core.validation import NAME, NOT_BLANK, Strict, shaped
 
 ROLES = ("synthesis", "chat", "translate", "classify", "dream", "digest", "embed", "rerank")
 #: how a model call ended, as the call log records it
 OUTCOMES = ("ok", "error", "timeout", "invalid")
+#: a backend's name (the rule of secrets' names)
+NAME_RE = re.compile(NAME)
+
+
+#: what the model_map validator below accepts, stated for the schema's readers: per role (or
+#: "default") a model name, or {"model": name, ...parameters}
+MODEL_MAP_SCHEMA: dict[str, Any] = {
+    "propertyNames": {"enum": [*ROLES, "default"]},
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "string", "pattern": NOT_BLANK},
+            {
+                "type": "object",
+                "required": ["model"],
+                "properties": {"model": {"type": "string", "minLength": 1}},
+                "additionalProperties": True,
+            },
+        ]
+    },
+}
 
 
 def unknown_roles(roles: Iterable[str]) -> str | None:
@@ -32,7 +53,7 @@ class BackendFields(Strict):
     roles: list[str] | None = Field(
         default=None, max_length=len(ROLES), json_schema_extra={"items": {"enum": list(ROLES)}}
     )
-    model_map: dict[str, Any] | None = None
+    model_map: dict[str, Any] | None = Field(default=None, json_schema_extra=MODEL_MAP_SCHEMA)
     priority: int | None = Field(default=None, ge=-1000, le=1000)
     trust: str | None = Field(default=None, json_schema_extra={"enum": [*TRUST_LEVELS, None]})
     secret: str | None = None
@@ -85,7 +106,7 @@ class BackendName(Strict):
 class BackendCreate(BackendFields):
     """A new backend: its name and fields (kind is required; the rest have defaults)."""
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = shaped(NAME, description="1-64 of a-z 0-9 . _ -.")
     kind: str = shaped(NOT_BLANK, description="The backend's kind (e.g. openai).")
 
 

@@ -22,6 +22,7 @@ from ctx.plugins.ingest.decode import decode_text
 from ctx.plugins.ingest.html_text import html_text
 from ctx.plugins.ingest.notes import split_front_matter
 from ctx.plugins.ingest.pdf_text import pdf_text
+from ctx.plugins.ingest.schemas import FILENAME, FILENAME_RULE
 
 #: document kind -> (the MIME type recorded, the file name suffixes, other MIME types accepted)
 KINDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
@@ -63,16 +64,16 @@ class Document:
     frontmatter: dict[str, Any] = field(default_factory=dict)
 
 
+_FILENAME = re.compile(FILENAME)
+
+
 def clean_filename(name: str) -> str:
     """The file's own name (no folders), NFC: macOS hands out decomposed umlauts, and the same
     file must be the same document whichever system sends it."""
+    if len(name) > 255 or not _FILENAME.match(name):
+        raise ValidationError(f"the file name {name[:100]!r} {FILENAME_RULE}", field="filename")
     base = re.split(r"[/\\]", name.strip())[-1].strip()
-    base = unicodedata.normalize("NFC", base)
-    if not base or len(base) > 255 or not base.isprintable():
-        raise ValidationError(
-            f"the file name {name[:100]!r} must be 1-255 printable characters", field="filename"
-        )
-    return base
+    return unicodedata.normalize("NFC", base)
 
 
 def kind_of(filename: str, mime: str | None) -> str:

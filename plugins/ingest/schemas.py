@@ -20,6 +20,13 @@ NotePath = Annotated[
 Line = Annotated[str, StringConstraints(max_length=500, pattern=r"^[^\r\n]*$")]
 Raw = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 
+#: characters no file name holds: control characters and line separators
+_CONTROL = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+#: a file name as sent (folders allowed, 255 characters at most): something other than spaces
+#: after its last '/' or '\\', and no control character anywhere
+FILENAME = rf"^[^{_CONTROL}]*[^/\\\s{_CONTROL}][^/\\{_CONTROL}]*$"
+FILENAME_RULE = "must be 1-255 characters with a name after the last '/', no control characters"
+
 
 class Request(Strict):
     """Base of the ingest requests: ctx's input rule, unknown fields refused, strict types."""
@@ -74,8 +81,11 @@ class FinishRequest(Request):
 class DocumentRequest(Request):
     """One document, its bytes in base64; the server parses, chunks and stores it."""
 
-    filename: Annotated[str, StringConstraints(min_length=1, max_length=1000)] = Field(
-        description="The file's name; its suffix tells the type when `mime` is not given."
+    filename: str = shaped(
+        FILENAME,
+        FILENAME_RULE,
+        max_length=255,
+        description="The file's name; its suffix tells the type when `mime` is not given.",
     )
     content_base64: str = shaped(
         SOME_BASE64,  # an empty document is refused

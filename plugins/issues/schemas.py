@@ -8,14 +8,16 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
-from ctx.core import Strict
+from ctx.core import NOT_BLANK, ONE_LINE, Strict, shaped
 
+# the patterns say what stripping would leave empty, so the schema states the rule
 Title = Annotated[
-    str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=400, pattern=r"^[^\r\n]+$"),
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=400), shaped(ONE_LINE)
 ]
 Body = Annotated[str, Field(max_length=200_000)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), shaped(ONE_LINE)
+]
 Reason = Literal["completed", "not_planned", "duplicate"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
 #: ``all`` (what the workbench's filter offers) is no filter on the state, as is leaving it out.
@@ -24,7 +26,9 @@ State = Annotated[
     AfterValidator(lambda value: None if value == "all" else value),
 ]
 CommentBody = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200_000)
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=200_000),
+    shaped(NOT_BLANK),
 ]
 
 

@@ -11,6 +11,7 @@ signed webhook) names an endpoint written by hand; the route around it is derive
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 import logging
@@ -22,12 +23,13 @@ import pydantic
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic.fields import FieldInfo
 from starlette.concurrency import run_in_threadpool
 
 from ctx.core import App, Principal, ValidationError
 from ctx.core.access import charge_limits
 from ctx.core.operations import PATH_PARAM, Download, Operation, Reply, resolve
-from ctx.core.validation import SCHEMA_INT_MAX, error_message
+from ctx.core.validation import SCHEMA_INT_MAX, error_message, state_the_rule_of_field
 from ctx.ui.api.deps import get_admin, get_app, get_principal
 from ctx.ui.api.errors import ERROR_RESPONSES, error_response
 from ctx.ui.api.marks import mark_operation
@@ -173,6 +175,22 @@ def _identifier(name: str) -> str:
     return name.replace(".", "_").replace("-", "_")
 
 
+def _stated(field: FieldInfo) -> FieldInfo:
+    """``field`` whose JSON schema states ctx's input rule (no NUL, whole numbers in 64 bits),
+    as its model's would; its own schema additions are kept."""
+    own = field.json_schema_extra
+    if callable(own):
+        return field
+
+    def extra(schema: dict[str, Any]) -> None:
+        schema.update(own or {})
+        state_the_rule_of_field(schema)
+
+    stated = copy.copy(field)
+    stated.json_schema_extra = extra
+    return stated
+
+
 def _carrier(op: Operation) -> type[pydantic.BaseModel] | None:
     """The model of what the query string or the body carries: the declared body, the input
     itself, or the input without its path fields."""
@@ -188,6 +206,8 @@ def _carrier(op: Operation) -> type[pydantic.BaseModel] | None:
     fields = {n: (f.annotation, f) for n, f in op.input.model_fields.items() if n not in path}
     if not fields:
         return None
+    if rest.reads_query:  # each field becomes a parameter of its own: each states the rule
+        fields = {n: (kind, _stated(f)) for n, (kind, f) in fields.items()}
     # A query string is text: its values are read as the fields' types (``limit=5`` is a
     # number), and a parameter the route does not know is ignored, as a route written by hand
     # ignores it; the input model then checks the whole input as strictly as it always does.
