@@ -128,6 +128,20 @@ def weights_of(dense: float, fts_en: float, fts_de: float, trigram: float) -> di
     return {"dense": dense, "fts_en": fts_en, "fts_de": fts_de, "trigram": trigram, "dates": 0.0}
 
 
+# One channel weighted, the others off: how a benchmark asks a single channel through the query
+# path (``locomo.py --mode all``, ``crosslang_path.py``). "fts" is the English and German pair
+# with their default weights; "fts_en" and "fts_de" split it.
+SINGLE_CHANNELS: dict[str, dict[str, float]] = {
+    "dense": weights_of(1.0, 0.0, 0.0, 0.0),
+    "fts": weights_of(0.0, 0.25, 0.20, 0.0),
+    "trigram": weights_of(0.0, 0.0, 0.0, 1.0),
+}
+FTS_SPLIT: dict[str, dict[str, float]] = {
+    "fts_en": weights_of(0.0, 0.25, 0.0, 0.0),
+    "fts_de": weights_of(0.0, 0.0, 0.20, 0.0),
+}
+
+
 def call_rrf(
     conn: Any,
     app: App,

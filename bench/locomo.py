@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from _common import (
     REPO_ROOT,
+    SINGLE_CHANNELS,
     FixedQueryEmbedder,
     bench_app,
     bench_environ,
@@ -45,7 +46,6 @@ from _common import (
     progress,
     timing_ms,
     use_embedder,
-    weights_of,
 )
 from locomo_data import (
     Conversation,
@@ -67,9 +67,7 @@ from ctx.core.runtime import drain
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "eval" / "locomo-dev.json"
 FIXED_MODES: dict[str, dict[str, float] | None] = {
     "hybrid": None,  # the settings' weights
-    "dense": weights_of(1.0, 0.0, 0.0, 0.0),
-    "fts": weights_of(0.0, 0.25, 0.20, 0.0),
-    "trigram": weights_of(0.0, 0.0, 0.0, 1.0),
+    **SINGLE_CHANNELS,
 }
 
 # -- indexing ----------------------------------------------------------------------------------
