@@ -12,6 +12,9 @@ if TYPE_CHECKING:
 SEED_K = 60  # the confidence thresholds are stated for RRF with k = 60
 CONFIDENT = "confident"
 LOW_CONFIDENCE = "low_confidence"
+#: the sources an answer is written from when the class is low (all of them with the seed's
+#: ``query.confidence_cut`` of ``cut``)
+LOW_CONFIDENCE_SOURCES = 2
 NOTHING_FOUND = "no_relevant_blocks_found"
 
 

@@ -329,6 +329,15 @@ SETTINGS = [
         choices=("evidence", "score"),
     ),
     Setting(
+        "query.confidence_cut",
+        str,
+        "label",
+        "What the confidence class does to the sources: label (the class and a warning; the "
+        "sources stay, and only an answer's prompt uses fewer: two when low, none when nothing "
+        "was found) or cut (the seed's: low confidence keeps two sources, nothing found none).",
+        choices=("label", "cut"),
+    ),
+    Setting(
         "query.related_similarity",
         float,
         0.0,

@@ -20,6 +20,7 @@ from ctx.core.retrieval.candidates import Candidate, by_score, explain_candidate
 from ctx.core.retrieval.confidence import (
     COVERAGE_HITS,
     LOW_CONFIDENCE,
+    LOW_CONFIDENCE_SOURCES,
     NOTHING_FOUND,
     Bands,
     Evidence,
@@ -259,12 +260,18 @@ def thresholds(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         q.confidence = classify_evidence(ev, _bands(q))
         q.note(**ev.as_dict())
     q.note(best=round(best, 6), floor=round(floor, 6))
-    if q.confidence == NOTHING_FOUND:
-        return []
     kept = [c for c in candidates if c.score >= floor]
-    if q.confidence == LOW_CONFIDENCE:
-        kept = kept[:2]
-    if placed and all(p.distance != 0 for p in placed.values()):
+    empty_time = bool(placed) and all(p.distance != 0 for p in placed.values())
+    if s["query.confidence_cut"] == "cut":  # the seed's: the class removes sources
+        if q.confidence == NOTHING_FOUND:
+            return []
+        if q.confidence == LOW_CONFIDENCE:
+            kept = kept[:LOW_CONFIDENCE_SOURCES]
+    elif q.confidence == NOTHING_FOUND and not kept:
+        return []
+    elif q.confidence == NOTHING_FOUND:
+        q.warn("nothing clearly answers this; the sources are the nearest blocks")
+    if empty_time and q.confidence != NOTHING_FOUND:
         # Nothing lies in the named time, but the topic's blocks exist: they answer (as many as
         # their evidence keeps), nearest to the time first, and the time they miss lowers the
         # class.

@@ -19,7 +19,12 @@ from ctx.core import llm
 from ctx.core.errors import CtxError
 from ctx.core.retrieval.candidates import Candidate
 from ctx.core.retrieval.citations import NO_SOURCES, check_citations, dont_know
-from ctx.core.retrieval.confidence import CONFIDENT, LOW_CONFIDENCE
+from ctx.core.retrieval.confidence import (
+    CONFIDENT,
+    LOW_CONFIDENCE,
+    LOW_CONFIDENCE_SOURCES,
+    NOTHING_FOUND,
+)
 from ctx.core.retrieval.pipeline import QueryStage, query_stream
 
 if TYPE_CHECKING:
@@ -103,15 +108,26 @@ class Prepared:
         return [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
 
 
+def _answering(q: QueryRun) -> list[dict[str, Any]]:
+    """The sources an answer is written from: those the class trusts (the sources themselves
+    stay as they are: the class is a label, ``query.confidence_cut``)."""
+    if q.confidence == NOTHING_FOUND:
+        return []
+    if q.confidence == LOW_CONFIDENCE:
+        return q.sources[:LOW_CONFIDENCE_SOURCES]
+    return q.sources
+
+
 def prepare(q: QueryRun) -> Prepared:
     language = str(q.language.get("language") or "en")
-    if not q.sources:
+    answering = _answering(q)
+    if not answering:
         return Prepared(language=language, answer=dont_know(language))
     why = llm.available(q.app, "synthesis")
     if why is not None:
         return Prepared(language=language, skipped=why)
     found = _contents(q)
-    ordered = middle_order([s for s in q.sources if s["id"] in found])
+    ordered = middle_order([s for s in answering if s["id"] in found])
     pieces = [
         llm.Piece(found[s["id"]]["sensitivity"], {**s, "content": found[s["id"]]["content"] or ""})
         for s in ordered

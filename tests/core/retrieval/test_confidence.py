@@ -102,7 +102,11 @@ def test_a_question_the_store_can_answer_is_confident_and_one_it_cannot_is_not(a
     assert notes["similarity"] >= 0.85 or notes["coverage"] >= 0.4
     other = retrieval.query(app, BETA, QueryRequest(query=q, explain=True))
     assert other["confidence"] == NOTHING_FOUND
-    assert other["sources"] == []
+    # the class is a label: the nearest blocks stay, and a warning says what they are
+    assert "Support group" not in {s["title"] for s in other["sources"]}
+    assert "nothing clearly answers this; the sources are the nearest blocks" in other["warnings"]
+    set_setting(app, "query.confidence_cut", "cut")  # the seed's: nothing found, no sources
+    assert retrieval.query(app, BETA, QueryRequest(query=q))["sources"] == []
 
 
 def test_the_seed_score_thresholds_stay_available(app: App) -> None:

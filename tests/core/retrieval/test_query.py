@@ -401,14 +401,19 @@ def backups(app: App) -> list[str]:
     ]
 
 
-def test_low_confidence_caps_sources_at_two(app: App, backups: list[str]) -> None:
+def test_low_confidence_is_a_label_and_the_seeds_cut_keeps_two(
+    app: App, backups: list[str]
+) -> None:
     full = _ask(app, ALPHA, "backup", limit=10)
     assert full["confidence"] == "confident" and len(full["sources"]) == 4
     set_setting(app, "query.confident_threshold", 1.0)
     low = _ask(app, ALPHA, "backup", limit=10)
     assert low["confidence"] == "low_confidence"
-    assert [s["id"] for s in low["sources"]] == [s["id"] for s in full["sources"][:2]]
-    assert low["candidates"] == 4
+    assert [s["id"] for s in low["sources"]] == [s["id"] for s in full["sources"]]
+    set_setting(app, "query.confidence_cut", "cut")
+    cut = _ask(app, ALPHA, "backup", limit=10)
+    assert [s["id"] for s in cut["sources"]] == [s["id"] for s in full["sources"][:2]]
+    assert cut["candidates"] == 4
 
 
 def test_nothing_relevant_returns_no_sources(app: App, backups: list[str]) -> None:

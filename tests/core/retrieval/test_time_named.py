@@ -154,4 +154,4 @@ def test_the_readme_tours_time_question_on_a_fresh_store(app: App) -> None:
     # A topic the store knows nothing about stays unanswered, named time or not.
     res = _ask(app, "what did the marketing team publish last Tuesday?")
     assert res["confidence"] == "no_relevant_blocks_found"
-    assert res["sources"] == []
+    assert res["warnings"] == ["nothing clearly answers this; the sources are the nearest blocks"]

@@ -95,7 +95,7 @@ def test_create_list_update_test_delete(
         ({"trust": "total"}, "trust", "trust must be one of"),
         ({"base_url": "ftp://example.com"}, "base_url", "http:// or https://"),
         ({"secret": "nowhere"}, "secret", "no secret named 'nowhere'"),
-        ({"name": "Bad Name"}, "name", "backend name"),
+        ({"name": "Bad Name"}, "name", "1-64 lowercase letters"),
         ({"priority": 5000}, "priority", ""),
         ({"colour": "red"}, "colour", ""),
     ],
