@@ -309,6 +309,12 @@ class ExportRequest(Strict):
         default=False,
         description="Carry each blob's bytes (base64) in its line, not only its hash.",
     )
+    admin: bool = Field(
+        default=False,
+        description="The admin export (admin keys only): add the server's own rows: settings, "
+        "block types, Guard thresholds, backends with their secrets as sealed, API keys' "
+        "metadata and tenants.",
+    )
 
 
 #: What the end line of a version 1 export counted, by line type.

@@ -85,7 +85,7 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
     ),
     (
         "export",
-        "Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard decisions, governed threads, issue history, blobs (their bytes with --blobs).",
+        "Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard decisions, governed threads, issue history, blobs (their bytes with --blobs); with --admin the server's own rows too, to move a whole server.",
         False,
     ),
     (
