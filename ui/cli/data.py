@@ -440,12 +440,12 @@ def versions(
         Text(result["title"], style="bold"), f" ({result['id']}, {result['scope']})", markup=False
     )
     rows = [
-        {**v, "version": f"{v['version']}{' (current)' if v['current'] else ''}",
-         "from": v["valid_from"][:19].replace("T", " "),
-         "to": (v["valid_to"] or "")[:19].replace("T", " "), "chars": len(v["content"])}
+        {**v, "from": v["valid_from"][:19].replace("T", " "),
+         "to": "now" if v["current"] else v["valid_to"][:19].replace("T", " "),
+         "chars": len(v["content"])}
         for v in result["versions"]
     ]  # fmt: skip
-    table(rows, ["version", "from", "to", "key", "title", "category", "chars"])
+    table(rows, ["version", "from", "to", "key", "title", "chars"])
     if content:
         for v in result["versions"]:
             console.print()
