@@ -81,6 +81,10 @@ class QueryRun:
     extra: dict[str, Any] = field(default_factory=dict)
     #: extra fields of single sources, by block id (the supersedes stage adds superseded_by)
     source_fields: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the past version a source stands for, by block id (the versions stage, for a query that
+    #: names a past time): its ``content`` and ``sensitivity`` replace the block's current ones in
+    #: the snippet and the answer
+    versions: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the question's word hits in the blocks looked at so far (rescore, then the thresholds)
     word_hits: list[WordHits] = field(default_factory=list)
     #: per stage: what it ran, how long, what it noted

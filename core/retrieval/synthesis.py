@@ -20,6 +20,7 @@ from ctx.core.errors import CtxError
 from ctx.core.retrieval.candidates import Candidate
 from ctx.core.retrieval.citations import NO_SOURCES, check_citations, dont_know
 from ctx.core.retrieval.confidence import CONFIDENT, LOW_CONFIDENCE
+from ctx.core.retrieval.past_versions import stricter
 from ctx.core.retrieval.pipeline import QueryStage, query_stream
 
 if TYPE_CHECKING:
@@ -59,7 +60,12 @@ def _contents(q: QueryRun) -> dict[str, dict[str, Any]]:
             " WHERE id = ANY(%s::uuid[])",
             (ids,),
         ).fetchall()
-    return {r["id"]: r for r in rows}
+    found = {r["id"]: dict(r) for r in rows}
+    for block_id, past in q.versions.items():  # a query naming a past time: what it said then
+        if block_id in found:
+            now = found[block_id]["sensitivity"]
+            found[block_id] = {**past, "sensitivity": stricter(past["sensitivity"], now)}
+    return found
 
 
 def _fence(text: str) -> str:

@@ -154,11 +154,13 @@ def p_rest_query(w: World, t: str) -> str:
 
 
 def p_rest_manage_get(w: World, t: str) -> str:
-    """A block by id, and its history (``blocks.history``)."""
+    """A block by id, its history (``blocks.history``) and its versions (``blocks.versions``)."""
     asked = w.other_ids(t)
     got = "".join(_post(w, t, "/api/manage", {"action": "get", "id": i}) for i in asked)
     got += "".join(
-        w.client.get(f"/api/blocks/{i}/history", headers=w.headers(t)).text for i in asked
+        w.client.get(f"/api/blocks/{i}/{what}", headers=w.headers(t)).text
+        for i in asked
+        for what in ("history", "versions")
     )
     return _asked(got, asked)
 
@@ -354,7 +356,12 @@ def p_mcp_retrieval(w: World, t: str) -> str:
     asked = w.other_ids(t)
     found = w.mcp(t, [("search", {"query": WORD, "limit": 50}),
                       ("query", {"query": WORD, "limit": 20})])  # fmt: skip
-    by_id = [("get", {"id": i}) for i in asked] + [("history", {"id": i}) for i in asked]
+    by_id = [
+        (tool, args)
+        for i in asked
+        for tool, args in (("get", {"id": i}), ("get", {"id": i, "version": 1}),
+                           ("history", {"id": i}), ("versions", {"id": i}))
+    ]  # fmt: skip
     return found + _asked(w.mcp(t, by_id), asked)
 
 
@@ -545,6 +552,7 @@ def p_cli_reads(w: World, t: str) -> str:
                 ["blob", "get", w.blobs.get(other_of(t), MISSING)],
                 *[["get", i] for i in asked],
                 *[["history", i] for i in asked],
+                *[["versions", i] for i in asked],
             )
         )  # fmt: skip
         stats = w.cli(["stats", "--json"])
@@ -689,6 +697,7 @@ REST_COVERS: dict[str, str] = {
     "blocks.export": "rest export",
     "blocks.manage": "rest manage writes",
     "blocks.history": "rest manage get",
+    "blocks.versions": "rest manage get",
     "blocks.search": "rest search",
     **dict.fromkeys(
         (
@@ -722,7 +731,8 @@ REST_COVERS: dict[str, str] = {
 #: operation -> its MCP tool's cover, where the declaration does not decide it
 TOOL_COVERS: dict[str, str] = {
     **dict.fromkeys(
-        ("blocks.get", "blocks.history", "blocks.search", "retrieval.query"), "mcp search/query/get"
+        ("blocks.get", "blocks.history", "blocks.search", "blocks.versions", "retrieval.query"),
+        "mcp search/query/get",
     ),
     **dict.fromkeys(
         ("blocks.recent", "blocks.stats", "blocks.timeline"), "mcp recent/stats/timeline"
@@ -766,6 +776,7 @@ CLI_COVERS: dict[str, str] = {
             "query",
             "recall",
             "stats",
+            "versions",
         ),
         "cli reads",
     ),

@@ -57,6 +57,7 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
         "When a block was created, changed, archived or brought back, and by which key.",
         False,
     ),
+    ("versions", "What a block said before: its versions, newest (the current one) first.", False),
     (
         "digest",
         "The topic map of your read scopes (clusters of linked blocks, categories); with --daily, summarise one day's writes into the block 'Digest YYYY-MM-DD' (needs a digest backend).",

@@ -19,7 +19,10 @@ from pydantic import BaseModel, Field
 
 from ctx.core import App, Operation, Principal, ToolSurface
 
-TOOLS = {"query", "store", "search", "get", "history", "recent", "delete", "timeline", "stats"}
+TOOLS = {
+    "query", "store", "search", "get", "history", "versions", "recent", "delete", "timeline",
+    "stats",
+}  # fmt: skip
 ISSUE_TOOLS = {
     "issue_create",
     "issue_list",
