@@ -85,21 +85,21 @@ def _delta(value: float | None) -> str:
     return "" if value is None else f"{value:+.3f}"
 
 
-def _rows(result: dict[str, Any]) -> list[dict[str, str]]:
-    """A table row per ranking and channel: current figures, then candidate and difference."""
-    rows = []
-    parts = [("stage", "stages"), ("channel", "channels")]
-    for label, part in parts:
+def _lines(result: dict[str, Any]) -> list[str]:
+    """A line per ranking and channel: each figure, then the candidate's and the difference."""
+    lines = []
+    for label, part in (("stage", "stages"), ("channel", "channels")):
         for name, current in result["current"][part].items():
-            row = {"figure": f"{label} {name}"}
+            cells = []
             for metric in METRICS:
-                row[metric] = _cell(current[metric])
+                cell = f"{metric.upper() if metric != 'mrr' else 'MRR'} {_cell(current[metric])}"
                 if result["candidate"] is not None:
                     cand = result["candidate"][part][name][metric]
                     diff = result["difference"][part][name][metric]
-                    row[metric] += f" → {_cell(cand)} {_delta(diff)}".rstrip()
-            rows.append(row)
-    return rows
+                    cell += f" → {_cell(cand)} {_delta(diff)}".rstrip()
+                cells.append(cell)
+            lines.append(f"{label} {name:<9} " + "  ".join(cells))
+    return lines
 
 
 @presents(EVAL_RUN)
@@ -134,7 +134,8 @@ def evaluate(
     if result["candidate"] is not None:
         shown = ", ".join(f"{k}={v}" for k, v in result["settings"].items())
         console.print(f"current → candidate ({shown})")
-    table(_rows(result), ("figure", *METRICS))
+    for line in _lines(result):
+        console.print(line)
     wrong = result["current"]["not_answered@1"]
     if wrong is not None:
         line = f"first source marked as not answering: {_cell(wrong)}"
