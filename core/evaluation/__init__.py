@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from ctx.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from ctx.core.evaluation.scoring import difference, figures, first_rank
     from ctx.core.evaluation.marking import Question, gold_set, mark, marks, unmark
     from ctx.core.evaluation.operations import EVAL_RUN, MARK, MARKS_LIST, UNMARK
     from ctx.core.evaluation.replay import STAGES, evaluate
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
         UnmarkRequest,
         setting_pairs,
     )
+    from ctx.core.evaluation.scoring import difference, figures, first_rank
 
 __all__ = [
     "EVAL_RUN",

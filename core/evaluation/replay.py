@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed import vector_literal
-from ctx.core.evaluation.scoring import Figures, difference, figures, first_rank
 from ctx.core.evaluation.marking import Question, gold_set
 from ctx.core.evaluation.schemas import CUTOFFS, MAX_QUESTIONS
+from ctx.core.evaluation.scoring import Figures, difference, figures, first_rank
 from ctx.core.retrieval import (
     CHANNELS,
     Candidate,
