@@ -64,6 +64,14 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
         False,
     ),
     (
+        "mark",
+        "Mark which source answered a question (or did not): the scope's gold set for `ctx eval`.",
+        False,
+    ),
+    ("marks", "The marks of the scopes this key reads, newest first.", False),
+    ("unmark", "Remove a mark.", False),
+    ("eval", "Replay the marked questions: R@1, R@5, R@10 and MRR per stage and channel.", False),
+    (
         "worker",
         "Run background jobs in the foreground (for extra worker processes beside ctxd).",
         False,

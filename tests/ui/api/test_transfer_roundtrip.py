@@ -1,8 +1,8 @@
 """The lossless round trip: a store with blocks and their versions, Guard decisions and reviews,
 reviewed links, a governed thread (events, records, pins, a desk, an ingested document), issues
-with history, a forge link with its sync state and conflicts, and blobs with their bytes is
-exported, imported into a fresh database and exported again: every line and every carried
-table's row count is the same. Every table of the schema is either carried by the export (a
+with history, a forge link with its sync state and conflicts, blobs with their bytes and the gold
+set's marks is exported, imported into a fresh database and exported again: every line and every
+carried table's row count is the same. Every table of the schema is either carried by the export (a
 scope's rows), carried by the admin export only (the server's own rows) or named below with the
 reason it is not, so a new table the export does not cover fails this test.
 
@@ -106,6 +106,13 @@ def _fill(app: App, client: Any, token: str) -> None:
     body = {"title": "Deploy runbook", "content": "Deploys go out on Thursdays since 2026-03-05.",
             "category": "ops"}  # fmt: skip
     _ok(client.post("/api/store", json=body, headers=h))
+    # the gold set: a source marked as answering a question, another as not
+    for name, verdict in (
+        (("Backup plan", "ops"), "answered"),
+        (("Lasagne", "food"), "not_answered"),
+    ):
+        mark = {"question": "When does the backup run?", "id": ids[name], "verdict": verdict}
+        _ok(client.post("/api/eval/marks", json=mark, headers=h))
     # a governed thread: events and their records, a desk, a pin, a document of the thread
     for text in ("We moved the backups to db-2.", "Noted: backups on db-2 from now on."):
         body = {"thread": THREAD, "event": {"role": "user", "content": text}}
@@ -202,7 +209,8 @@ def test_a_store_exported_and_imported_into_a_fresh_one_is_the_same_store(
     kinds = {line["type"] for line in before}
     assert kinds >= {"block", "guard", "link", "blob", "thread", "thread_event", "thread_pin",
                      "issue_number", "issue_history", "forge_link", "sync_base",
-                     "sync_conflict", "block_version"}  # fmt: skip
+                     "sync_conflict", "block_version",
+                     "eval_mark"}  # fmt: skip
     assert any(line["desk"] for line in before if line["type"] == "thread")
     decided = [g["status"] for g in before if g["type"] == "guard"]
     assert {"reviewed", "needs_review", "clean"} <= set(decided)
