@@ -280,6 +280,12 @@ class App:
         with self._types_lock:
             return self.block_types.get(name)
 
+    def use_block_type(self, spec: BlockTypeSpec) -> None:
+        """Use ``spec`` in this process before its row commits (an import writes a type and its
+        blocks in one transaction); the import's ``reload`` puts back what the database holds."""
+        with self._types_lock:
+            self.block_types = {**self.block_types, spec.name: spec}
+
 
 def declared_operations(host: PluginHost) -> dict[str, Operation]:
     """The operations plugins declare, by name; a malformed declaration, a name, a route or a tool

@@ -164,10 +164,13 @@ def register_transfer_sections(register: Callable[[TransferSection], None]) -> N
     ``TransferRecord(kind, model, restore)`` kinds of line the section writes (``model`` derives
     from ``ctx.core.TransferLine``); ``export(ExportContext)`` yields the section's lines (dicts with
     their ``type``) for ``Export.scopes``; ``restore(RestoreContext, line)`` writes one line back in
-    the import's transaction and returns ``created``, ``updated``, ``unchanged`` or
-    ``skipped(reason)``, or raises a ``CtxError`` to refuse the whole batch; ``tables`` names the
-    tables it carries. A section name or record type registered twice stops start-up. Return
-    nothing.
+    the import's transaction and returns ``created``, ``updated``, ``unchanged`` (any of them
+    with a note for the import's answer: ``noted(outcome, note)``) or ``skipped(reason)``, or
+    raises a ``CtxError`` to refuse the whole batch; ``tables`` names the tables it carries.
+    ``admin=True`` marks the server's own rows rather than a scope's (settings, keys, backends):
+    only the admin export carries them and only an admin key imports them; ``first=True`` puts
+    the section's lines before the blocks (rows the blocks or later sections rely on). A section
+    name or record type registered twice stops start-up. Return nothing.
     """
 
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         BLOCK_HISTORY,
         BLOCK_STATS,
         BLOCK_TIMELINE,
+        BLOCK_VERSIONS,
         DELETE_BLOCK,
         EXPORT_BLOCKS,
         GET_BLOCK,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
         BlockRef,
         BlockStats,
         BlockTypeName,
+        BlockVersions,
         Category,
         CategoryCount,
         Content,
@@ -71,6 +73,7 @@ if TYPE_CHECKING:
         Strict,
         Tags,
         Title,
+        VersionsRequest,
         clean_tags,
         required_text,
     )
@@ -82,6 +85,7 @@ if TYPE_CHECKING:
         TransferLine,
         TransferRecord,
         TransferSection,
+        noted,
         outcome_of,
         skipped,
         transfer_sections,
@@ -104,6 +108,7 @@ if TYPE_CHECKING:
         seed_types,
         update_type,
     )
+    from ctx.core.blocks.versions import block_versions, version_of, versions_at
     from ctx.core.blocks.write import (
         AlsoInTransaction,
         BlockWrite,
@@ -121,6 +126,7 @@ __all__ = [
     "BLOCK_HISTORY",
     "BLOCK_STATS",
     "BLOCK_TIMELINE",
+    "BLOCK_VERSIONS",
     "CONTEXTS",
     "DELETE_BLOCK",
     "EXPORT_BLOCKS",
@@ -149,6 +155,7 @@ __all__ = [
     "BlockStats",
     "BlockTypeName",
     "BlockTypeSpec",
+    "BlockVersions",
     "BlockWrite",
     "BrowseRequest",
     "Category",
@@ -179,6 +186,7 @@ __all__ = [
     "TypeChanges",
     "TypeEdit",
     "TypeName",
+    "VersionsRequest",
     "audit",
     "block_at_key",
     "block_categories",
@@ -187,6 +195,7 @@ __all__ = [
     "block_facets",
     "block_stats",
     "block_summaries",
+    "block_versions",
     "browse_blocks",
     "clean_tags",
     "content_hash",
@@ -203,6 +212,7 @@ __all__ = [
     "listed",
     "load_types",
     "manage",
+    "noted",
     "notify_written",
     "outcome_of",
     "registered_types",
@@ -220,6 +230,8 @@ __all__ = [
     "type_rows",
     "update_block",
     "update_type",
+    "version_of",
+    "versions_at",
 ]
 
 # Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.

@@ -1,7 +1,7 @@
 """Changing a stored block by id: edit its fields, archive it, bring it back.
 
-An edit goes through the same write path as ``store`` (the write hook, the audit row, the jobs the
-change needs); only the row is addressed by id, so a title or category can change too, as long
+An edit goes through the same write path as ``store`` (the write hook, the version it replaces,
+the audit row, the jobs the change needs); only the row is addressed by id, so a title or category can change too, as long
 as no other block already has the new key.
 """
 
@@ -15,6 +15,7 @@ import pydantic
 from ctx.core.access import Principal
 from ctx.core.blocks.read import fetch_block
 from ctx.core.blocks.schemas import BlockChanges, StoreRequest
+from ctx.core.blocks.versions import keep_version, makes_version
 from ctx.core.blocks.write import (
     AlsoInTransaction,
     audit,
@@ -65,6 +66,8 @@ def update_block(
         write = prepare_write(app, conn, who, req, block["scope"], block)
         try:
             with conn.transaction():  # a savepoint: a clash leaves a clear error, not a dead txn
+                if makes_version(block, write):
+                    keep_version(app, conn, block["id"])
                 conn.execute(
                     """
                     UPDATE context_blocks SET

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from ctx.core.app import App
 
 ACTIONS = ("block.created", "block.updated", "block.archived", "block.unarchived")
+#: A writing key's name, only for the caller's own tenant (``k``: the key's row, joined by id;
+#: ``%(tenant)s``: the caller's tenant id): another tenant's key stays unnamed.
+KEY_NAME = "CASE WHEN k.tenant_id IS NOT DISTINCT FROM %(tenant)s::uuid THEN k.name END"
 
 
 def block_history(app: App, who: Principal, req: HistoryRequest) -> dict[str, Any]:
@@ -24,11 +27,10 @@ def block_history(app: App, who: Principal, req: HistoryRequest) -> dict[str, An
             "SELECT id::text AS id, scope, title FROM context_blocks WHERE id = %s", (block_id,)
         ).fetchone()
         rows = conn.execute(
-            """
+            f"""
             SELECT w.at, substr(w.action, 7) AS action, w.detail->>'category' AS category,
                    w.detail->>'title' AS title, w.detail->>'type' AS block_type,
-                   CASE WHEN k.tenant_id IS NOT DISTINCT FROM %(tenant)s::uuid THEN k.name END
-                       AS key
+                   {KEY_NAME} AS key
               FROM context_write_log w
               LEFT JOIN context_api_keys k ON k.id = w.api_key_id
              WHERE w.block_id = %(id)s AND w.action = ANY(%(actions)s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ctx.core.blocks.schemas import (
     BlockHistory,
+    BlockVersions,
     ExportRequest,
     HistoryRequest,
     ImportRequest,
@@ -14,6 +15,7 @@ from ctx.core.blocks.schemas import (
     SearchResponse,
     StoreRequest,
     StoreResponse,
+    VersionsRequest,
 )
 from ctx.core.blocks.tool_inputs import (
     DeleteInput,
@@ -87,12 +89,13 @@ MANAGE_BLOCKS = Operation(
 
 GET_BLOCK = Operation(
     name="blocks.get",
-    summary="One block in full by id or unique id prefix.",
+    summary="One block in full by id or unique id prefix; with version or at, that version.",
     service=f"{TOOLS}:run_get",
     input=GetInput,
     tool=Tool(
         "get",
-        "One block in full (content, tags, dates) by id or unique id prefix.",
+        "One block in full (content, tags, dates) by id or unique id prefix; with version (a "
+        "number from the versions tool) or at (a time), what it said then.",
         idempotent=True,
     ),
 )
@@ -162,6 +165,27 @@ BLOCK_HISTORY = Operation(
         "history",
         "When a block was created, changed, archived or brought back, newest first, and what it "
         "was called then: check how current a block is before relying on it.",
+        idempotent=True,
+    ),
+    cli=True,
+)
+
+BLOCK_VERSIONS = Operation(
+    name="blocks.versions",
+    summary="A block's versions, newest (the current one) first: what it said, from when to when, "
+    "and by which key.",
+    description="A block's versions, newest (the current one) first: each with its content, "
+    "title, category, tags, type and own date, when it became current (valid_from) and when a "
+    "write replaced it (valid_to), and the key whose write made it. A change of content, title, "
+    "category, tags, type or own date keeps the state it replaces as a version.",
+    service="ctx.core.blocks.versions:block_versions",
+    input=VersionsRequest,
+    output=BlockVersions,
+    rest=Rest("GET", "/api/blocks/{id}/versions", errors=BY_ID),
+    tool=Tool(
+        "versions",
+        "What a block said before: its versions, newest (the current one) first, each with its "
+        "content and when it was current. Use get with version to read one.",
         idempotent=True,
     ),
     cli=True,

@@ -309,6 +309,12 @@ class ExportRequest(Strict):
         default=False,
         description="Carry each blob's bytes (base64) in its line, not only its hash.",
     )
+    admin: bool = Field(
+        default=False,
+        description="The admin export (admin keys only): add the server's own rows: settings, "
+        "block types, Guard thresholds, backends with their secrets as sealed, API keys' "
+        "metadata and tenants.",
+    )
 
 
 #: What the end line of a version 1 export counted, by line type.
@@ -365,4 +371,43 @@ class BlockHistory(BaseModel):
     scope: str
     title: str
     history: list[HistoryEntry]
+    count: int
+
+
+class VersionsRequest(Strict):
+    id: BlockRef = Field(max_length=36, description="Block id or a unique prefix.")
+    limit: int = Field(default=20, ge=1, le=500, description="Most versions, newest first.")
+
+
+class BlockVersion(BaseModel):
+    version: int = Field(description="1 for the block as first stored, one more per change.")
+    current: bool = Field(description="True for the block as it is now.")
+    valid_from: datetime = Field(description="When this version became the block's current one.")
+    valid_to: datetime | None = Field(
+        description="When a write replaced it (null for the current version)."
+    )
+    key: str | None = Field(
+        description="The name of the key whose write made it, when it belongs to the caller's "
+        "tenant."
+    )
+    category: str
+    title: str
+    content: str
+    block_type: str
+    tags: list[str]
+    meta: dict[str, Any] = Field(alias="metadata")
+    sensitivity: str
+    occurred_at: datetime | None = None
+    content_hash: str
+
+
+class BlockVersions(BaseModel):
+    """A block's versions, newest (the current one) first: what it said, and from when to
+    when. A change of content, title, category, tags, type or own date makes a version."""
+
+    id: str
+    scope: str
+    title: str
+    current: int = Field(description="The current version's number.")
+    versions: list[BlockVersion]
     count: int

@@ -1,25 +1,38 @@
-"""The sections of an export after its blocks: every capability (and plugin) that keeps rows about
-a scope registers one (``register_transfer_sections``), naming its record types, how an export
-reads them and how an import writes each back. The blocks themselves are ``transfer``'s own.
+"""The sections of an export besides its blocks: every capability (and plugin) that keeps rows
+about a scope registers one (``register_transfer_sections``), naming its record types, how an
+export reads them and how an import writes each back. The blocks themselves are ``transfer``'s
+own. The server's own rows (settings, block types, backends, sealed secrets, keys, tenants) are
+sections marked ``admin``: only the admin export carries them, only an admin key imports them.
 
-A section's records come in the order its ``export`` yields them, after every block, so a record
-may name a block, or a record its section wrote earlier in the file. An import writes a record
+A section's records come in the order its ``export`` yields them, after every block (a section
+marked ``first``: before the blocks), so a record may name a block, or a record its section (or
+an earlier section) wrote earlier in the file. An import writes a record
 with its ``restore``, inside the batch's transaction, and gets an outcome back: ``created``,
 ``updated``, ``unchanged`` or ``skipped: <why>`` (``skipped(why)``); raising a ``CtxError`` refuses
-the whole batch.
+the whole batch. The shapes (``TransferSection``, ``TransferRecord``, ``TransferLine``) are
+declared low in the core (``ctx.core.runtime``), so the server's own capabilities (settings,
+keys, backends) declare theirs too; they are re-exported here and from ``ctx.core.blocks``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
 from ctx.core.errors import PluginError
-from ctx.core.runtime import registered_objects
+from ctx.core.runtime import (
+    OUTCOMES,
+    RESERVED,
+    UUID_PATTERN,
+    TransferLine,
+    TransferRecord,
+    TransferSection,
+    noted,
+    outcome_of,
+    registered_objects,
+    skipped,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -28,24 +41,21 @@ if TYPE_CHECKING:
     from ctx.core.app import App
     from ctx.core.runtime import PluginHost
 
-UUID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
-RESERVED = ("header", "block", "end")
-OUTCOMES = ("created", "updated", "unchanged")
-
-
-class TransferLine(BaseModel):
-    """One line of an export. Unknown fields are refused; a ``scope`` field is checked against
-    the importing key's write scopes before anything is written."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    def ref(self) -> str:
-        """What a skipped record is called in the import's answer."""
-        for name in ("id", "block_id", "issue_id", "session_id", "scope"):
-            value = getattr(self, name, None)
-            if value is not None:
-                return str(value)
-        return ""
+__all__ = [
+    "OUTCOMES",
+    "RESERVED",
+    "UUID_PATTERN",
+    "ExportContext",
+    "RestoreContext",
+    "TransferLine",
+    "TransferRecord",
+    "TransferSection",
+    "may_import",
+    "noted",
+    "outcome_of",
+    "skipped",
+    "transfer_sections",
+]
 
 
 @dataclass
@@ -101,56 +111,6 @@ class RestoreContext:
             return None
         row = self.conn.execute("SELECT 1 FROM context_blocks WHERE id = %s", (block_id,))
         return block_id if row.fetchone() is not None else None
-
-
-def skipped(why: str) -> str:
-    return f"skipped: {why}"
-
-
-def outcome_of(here: dict[str, Any] | None, there: dict[str, Any]) -> str:
-    """``created`` when nothing is here, ``unchanged`` when every field of ``there`` is equal
-    here, else ``updated``."""
-    if here is None:
-        return "created"
-    same = all(_same(here.get(k), v) for k, v in there.items())
-    return "unchanged" if same else "updated"
-
-
-def _same(here: Any, there: Any) -> bool:
-    if isinstance(here, datetime) and isinstance(there, datetime):
-        return here == there
-    if isinstance(here, (list, tuple)) and isinstance(there, (list, tuple)):
-        return list(here) == list(there)
-    return bool(here == there)
-
-
-@dataclass(frozen=True)
-class TransferRecord:
-    """One kind of export line: its ``kind`` (the line's ``type``), the model that checks it and
-    the function that writes one back (``restore(RestoreContext, line) -> outcome``)."""
-
-    kind: str
-    model: type[TransferLine]
-    restore: Callable[[RestoreContext, Any], str]
-
-
-@dataclass(frozen=True)
-class TransferSection:
-    """A capability's part of an export: its record kinds, the function that yields its lines
-    (``export(ExportContext) -> dicts``, each with its ``type``) and the tables it carries."""
-
-    name: str
-    records: tuple[TransferRecord, ...]
-    export: Callable[[ExportContext], Iterable[dict[str, Any]]]
-    tables: tuple[str, ...] = ()
-
-    def problems(self) -> str | None:
-        taken = [r.kind for r in self.records if r.kind in RESERVED]
-        if taken:
-            return f"export section {self.name!r} uses reserved record types {taken}"
-        if not self.records:
-            return f"export section {self.name!r} has no record types"
-        return None
 
 
 def transfer_sections(host: PluginHost) -> list[TransferSection]:

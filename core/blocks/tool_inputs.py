@@ -74,6 +74,16 @@ class SearchInput(Strict):
 
 class GetInput(Strict):
     id: BlockRef = Field(description="A block id, or a unique prefix of at least 4 characters.")
+    version: int | None = Field(
+        default=None,
+        ge=1,
+        le=2_147_483_647,
+        description="That version of the block (see the versions tool); default the current one.",
+    )
+    at: StoredTime | None = Field(
+        default=None,
+        description="The version that was current at this time, ISO 8601 (not with version).",
+    )
 
 
 class RecentInput(Strict):

@@ -22,6 +22,7 @@ from ctx.core.blocks.tool_inputs import (
     StoreInput,
     TimelineInput,
 )
+from ctx.core.blocks.versions import version_of
 from ctx.core.blocks.write import delete_block, store_block
 from ctx.core.errors import ValidationError
 
@@ -65,6 +66,8 @@ def run_search(app: App, who: Principal, args: SearchInput) -> dict[str, Any]:
 
 
 def run_get(app: App, who: Principal, args: GetInput) -> dict[str, Any]:
+    if args.version is not None or args.at is not None:
+        return _get_version(app, who, args)
     block = get_block(app, who, args.id)
     out = {
         k: block[k]
@@ -76,6 +79,21 @@ def run_get(app: App, who: Principal, args: GetInput) -> dict[str, Any]:
         out["occurred_at"] = iso_time(block["occurred_at"])
     if block["is_archived"]:
         out["archived"] = True
+    return out
+
+
+def _get_version(app: App, who: Principal, args: GetInput) -> dict[str, Any]:
+    if args.version is not None and args.at is not None:
+        raise ValidationError("give version or at, not both", field="at")
+    found = version_of(app, who, args.id, version=args.version, at=args.at)
+    out = {k: found[k] for k in ("id", "title", "category", "block_type", "tags", "sensitivity")}
+    out["content"] = found["content"]
+    out["version"] = found["version"]
+    out["current"] = found["current"]
+    out["valid_from"] = iso_time(found["valid_from"])
+    out["valid_to"] = iso_time(found["valid_to"])
+    if found["occurred_at"] is not None:
+        out["occurred_at"] = iso_time(found["occurred_at"])
     return out
 
 

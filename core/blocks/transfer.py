@@ -7,6 +7,11 @@ history and sync state, ...), then an ``end`` line with the count of each type o
 cut-off file is noticed. Embeddings are not exported: they are rebuilt from the content by the
 embedding jobs an import queues. Version 1 files (blocks, blobs and links) still import.
 
+The admin export (an admin key, ``admin``) adds the server's own rows, each capability's section
+marked ``admin``: tenants, sealed secrets and block types before the blocks (what they rely on),
+settings, backends, keys and Guard thresholds after. Secrets travel as they are stored, sealed;
+only an admin key imports these lines.
+
 An import goes through the write path's hooks (type rules, plugin metadata checks, the jobs that
 make a block findable) and keeps each block's id and times, so a store exported and imported
 again is the same store. It is idempotent: a block already there with the same content is left
@@ -38,6 +43,7 @@ from ctx.core.blocks.sections import (
 )
 from ctx.core.blocks.write import prepare_write, record_write, write_values
 from ctx.core.errors import Forbidden, ValidationError
+from ctx.core.runtime import TransferSection
 from ctx.core.validation import error_message
 
 if TYPE_CHECKING:
@@ -91,26 +97,44 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
+ADMIN_ONLY = "the admin export (settings, types, backends, keys, tenants) needs an admin key"
+
+
 def export_records(
-    app: App, who: Principal, scopes: list[str] | None = None, blob_bytes: bool = False
+    app: App,
+    who: Principal,
+    scopes: list[str] | None = None,
+    blob_bytes: bool = False,
+    admin: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """The header, the blocks of ``scopes`` (default: every scope the key reads), each export
-    section's lines and the end line; read with server-side cursors, so any size streams."""
+    section's lines and the end line; read with server-side cursors, so any size streams.
+    ``admin`` adds the admin sections (the caller checked the key is an admin's)."""
     wanted = who.scopes_for(scopes)
+    sections = [s for s in app.transfer_sections if admin or not s.admin]
     yield {"type": "header", "format": FORMAT, "version": VERSION, "scopes": wanted,
-           "blob_bytes": blob_bytes,
+           "blob_bytes": blob_bytes, "admin": admin,
            "exported_at": datetime.now().astimezone().isoformat()}  # fmt: skip
     counts: Counter[str] = Counter()
     with app.connection() as conn:
         reader = ExportContext(conn, who, wanted, blob_bytes)
+        for line in _section_lines(reader, [s for s in sections if s.first]):
+            counts[line["type"]] += 1
+            yield line
         for row in reader.rows(_BLOCKS_SQL):
             counts["block"] += 1
             yield _block_line(row)
-        for section in app.transfer_sections:
-            for line in section.export(reader):
-                counts[line["type"]] += 1
-                yield line
+        for line in _section_lines(reader, [s for s in sections if not s.first]):
+            counts[line["type"]] += 1
+            yield line
     yield {"type": "end", "counts": dict(counts)}
+
+
+def _section_lines(
+    reader: ExportContext, sections: list[TransferSection]
+) -> Iterator[dict[str, Any]]:
+    for section in sections:
+        yield from section.export(reader)
 
 
 def _block_line(row: dict[str, Any]) -> dict[str, Any]:
@@ -143,8 +167,11 @@ SELECT b.id, b.scope, b.category, b.title, b.content, b.block_type, b.tags, b.me
 
 
 def export_lines(app: App, who: Principal, req: ExportRequest) -> Iterator[dict[str, Any]]:
-    """``GET /api/export``: the records of ``export_records`` for the requested scopes."""
-    return export_records(app, who, req.scope, req.blobs)
+    """``GET /api/export``: the records of ``export_records`` for the requested scopes; the
+    admin export is refused (403) to a key that is not an admin's, before a line is written."""
+    if req.admin and not who.is_admin:
+        raise Forbidden(ADMIN_ONLY, field="admin")
+    return export_records(app, who, req.scope, req.blobs, req.admin)
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -160,6 +187,11 @@ def _models(app: App) -> dict[str, tuple[type[BaseModel], Any]]:
         for record in section.records:
             models[record.kind] = (record.model, record.restore)
     return models
+
+
+def admin_kinds(app: App) -> set[str]:
+    """The line types of the admin sections (only an admin key imports them)."""
+    return {r.kind for s in app.transfer_sections if s.admin for r in s.records}
 
 
 def parse_records(app: App, lines: Iterable[dict[str, Any]]) -> list[tuple[BaseModel, Any]]:
@@ -216,40 +248,64 @@ def _counted(counts: dict[str, int]) -> str:
 
 def import_records(app: App, who: Principal, lines: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Import a batch of export lines in one transaction; returns how many lines of each type
-    were created, updated or left unchanged, and each skipped line with the reason.
+    were created, updated or left unchanged, each skipped line with the reason, and ``notes``:
+    lines written with something to know (a backend left disabled, its secret sealed elsewhere).
 
     Every line with a scope must name one the key may write (its home scope; any scope for an
-    admin key), else nothing is written (403). A block whose (scope, category, title) belongs to
+    admin key), and the lines of an admin export's server sections need an admin key, else
+    nothing is written (403). A block whose (scope, category, title) belongs to
     another block here is skipped and named; so is a line about something not here."""
     parsed = parse_records(app, lines)
-    for record, _ in parsed:
+    server_kinds = admin_kinds(app)
+    for number, (record, _) in enumerate(parsed, 2):
+        kind = getattr(record, "type", "")
+        if kind in server_kinds and not who.is_admin:
+            raise Forbidden(
+                f"record {number} ({kind}): the server's own rows of an admin export are "
+                "imported only with an admin key"
+            )
         scope = getattr(record, "scope", None)
         if scope is not None and not may_import(who, validate_scope(scope)):
             raise Forbidden(
                 f"this key imports only into its home scope {who.home_scope!r}, not {scope!r}"
             )
-    report: dict[str, Any] = {"created": {}, "updated": {}, "unchanged": {}, "skipped": []}
-    with app.connection() as conn:
-        restorer = RestoreContext(app, conn, who)
-        for number, (record, restore) in enumerate(parsed, 2):
-            kind = getattr(record, "type", "")
-            try:
-                if isinstance(record, BlockRecord):
-                    outcome = _import_block(app, conn, who, record)
-                else:
-                    outcome = restore(restorer, record)
-            except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as exc:
-                # a value the tables refuse: the batch is refused whole, naming the line
-                why = exc.diag.message_primary or type(exc).__name__
-                raise ValidationError(f"record {number} ({kind}): {why}") from None
-            if outcome.startswith("skipped: "):
-                ref = record.ref() if isinstance(record, TransferLine) else ""
-                report["skipped"].append(
-                    {"type": kind, "ref": ref, "reason": outcome[len("skipped: ") :]}
-                )
-            else:
-                report[outcome][kind] = report[outcome].get(kind, 0) + 1
+    report: dict[str, Any] = {"created": {}, "updated": {}, "unchanged": {}, "skipped": [],
+                              "notes": []}  # fmt: skip
+    try:
+        with app.connection() as conn:
+            _restore_lines(app, RestoreContext(app, conn, who), parsed, report)
+    finally:
+        if any(getattr(r, "type", "") in server_kinds for r, _ in parsed):
+            app.reload()  # settings and types as the database now holds them, here at once
     return report
+
+
+def _restore_lines(
+    app: App,
+    restorer: RestoreContext,
+    parsed: list[tuple[BaseModel, Any]],
+    report: dict[str, Any],
+) -> None:
+    conn, who = restorer.conn, restorer.who
+    for number, (record, restore) in enumerate(parsed, 2):
+        kind = getattr(record, "type", "")
+        try:
+            if isinstance(record, BlockRecord):
+                outcome = _import_block(app, conn, who, record)
+            else:
+                outcome = restore(restorer, record)
+        except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as exc:
+            # a value the tables refuse: the batch is refused whole, naming the line
+            why = exc.diag.message_primary or type(exc).__name__
+            raise ValidationError(f"record {number} ({kind}): {why}") from None
+        outcome, _, note = outcome.partition(": ")
+        ref = record.ref() if isinstance(record, TransferLine) else ""
+        if outcome == "skipped":
+            report["skipped"].append({"type": kind, "ref": ref, "reason": note})
+            continue
+        report[outcome][kind] = report[outcome].get(kind, 0) + 1
+        if note:  # done, with something the importer must know (a backend left disabled)
+            report["notes"].append({"type": kind, "ref": ref, "outcome": outcome, "note": note})
 
 
 def _import_block(app: App, conn: psycopg.Connection[Any], who: Principal, b: BlockRecord) -> str:

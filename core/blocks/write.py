@@ -1,8 +1,10 @@
 """Writing blocks: store (upsert by scope + category + title) and delete.
 
 A write is one transaction: the ``before_block_write`` hook may veto or annotate it, the row is
-upserted, the audit row written and the background work the plugins asked for queued, so a block
-is never stored without the work that makes it findable. ``on_block_written`` runs after commit.
+upserted (a change of what the block says keeps the state it replaces as a version first:
+``versions``), the audit row written and the background work the plugins asked for queued, so a
+block is never stored without the work that makes it findable. ``on_block_written`` runs after
+commit.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ctx.core.access import Principal, validate_scope
 from ctx.core.blocks.read import fetch_block, find_block, resolve_id
 from ctx.core.blocks.schemas import StoreRequest
 from ctx.core.blocks.types import SENSITIVITIES, BlockTypeSpec
+from ctx.core.blocks.versions import keep_version, makes_version
 from ctx.core.errors import Forbidden, NotFound, ValidationError
 from ctx.core.runtime import enqueue
 from ctx.core.validation import value_problem
@@ -249,11 +252,15 @@ def store_block(
     who.require_write(scope)
     with app.connection() as conn:
         old = conn.execute(
-            "SELECT content_hash, block_type, occurred_at, is_archived FROM context_blocks "
+            "SELECT id::text AS id, content_hash, block_type, occurred_at, is_archived, title, "
+            "category, tags FROM context_blocks "
             "WHERE scope = %s AND category = %s AND title = %s FOR UPDATE",
             (scope, req.category, req.title),
         ).fetchone()
         write = prepare_write(app, conn, who, req, scope, old, origin=origin)
+        if makes_version(old, write):
+            assert old is not None
+            keep_version(app, conn, old["id"])
         row = conn.execute(
             """
             INSERT INTO context_blocks

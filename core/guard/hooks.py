@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.guard import operations
 from ctx.core.guard.jobs import GUARD_JOBS
+from ctx.core.guard.threshold_transfer import THRESHOLDS_SECTION
 from ctx.core.guard.transfer import GUARD_SECTION
 from ctx.core.hookspecs import hookimpl
 from ctx.core.operations import Operation, declared
@@ -71,3 +72,4 @@ def register_operations(register: Callable[[Operation], None]) -> None:
 @hookimpl
 def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
     register(GUARD_SECTION)
+    register(THRESHOLDS_SECTION)

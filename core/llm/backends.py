@@ -144,7 +144,7 @@ def get_backend(conn: psycopg.Connection[Any], name: str) -> Backend:
     return _row(row)
 
 
-def _check(
+def check_backend(
     conn: psycopg.Connection[Any],
     b: Backend,
     kinds: Mapping[str, Any],
@@ -236,7 +236,7 @@ def create_backend(
         raise ValidationError("kind is required (e.g. openai)", field="kind")
     given = {k: v for k, v in f.model_dump(exclude_unset=True).items() if v is not None}
     b = _backend(name, {**NEW_ROW, **given})
-    _check(conn, b, kinds, allowed_hosts)
+    check_backend(conn, b, kinds, allowed_hosts)
     try:
         conn.execute(
             "INSERT INTO context_backends (name, kind, base_url, roles, model_map, priority, trust,"
@@ -268,7 +268,7 @@ def update_backend(
         if key in given and given[key] is None:
             raise ValidationError(f"{key} cannot be null", field=key)
     b = _backend(name, {**current.as_json(), **given})
-    _check(conn, b, kinds, allowed_hosts)
+    check_backend(conn, b, kinds, allowed_hosts)
     conn.execute(
         "UPDATE context_backends SET kind = %s, base_url = %s, roles = %s, model_map = %s,"
         " priority = %s, trust = %s, secret = %s, enabled = %s, description = %s,"

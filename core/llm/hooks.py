@@ -1,5 +1,5 @@
-"""Model backends as a plugin of the core: the settings, the built-in ``openai`` kind and the
-backend and call-log operations."""
+"""Model backends as a plugin of the core: the settings, the built-in ``openai`` kind, the
+backend and call-log operations and the backends' section of the admin export."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from typing import Any
 
 from ctx.core.hookspecs import hookimpl
 from ctx.core.llm import operations
+from ctx.core.llm.backend_transfer import BACKENDS_SECTION
 from ctx.core.llm.kinds import BackendKind
 from ctx.core.llm.openai_wire import OpenAIClient
 from ctx.core.llm.schemas import ROLES
 from ctx.core.llm.settings import SETTINGS
 from ctx.core.operations import Operation, declared
-from ctx.core.runtime import Setting
+from ctx.core.runtime import Setting, TransferSection
 
 
 def openai_client(row: Mapping[str, Any]) -> OpenAIClient:
@@ -50,3 +51,8 @@ def register_backend_kinds(register: Callable[[BackendKind], None]) -> None:
 def register_operations(register: Callable[[Operation], None]) -> None:
     for op in declared(vars(operations)):
         register(op)
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    register(BACKENDS_SECTION)

@@ -21,10 +21,16 @@ if TYPE_CHECKING:
     )
     from ctx.core.retrieval.language import LanguageGuess, detect_german
     from ctx.core.retrieval.operations import QUERY, QUERY_STREAM
+    from ctx.core.retrieval.overrides import (
+        RETRIEVAL_PREFIX,
+        checked_overrides,
+        with_settings,
+    )
     from ctx.core.retrieval.pipeline import (
         QueryRun,
         QueryStage,
         StageRun,
+        StageWatch,
         build_pipeline,
         query,
         run_pipeline,
@@ -56,6 +62,7 @@ __all__ = [
     "QUERY",
     "QUERY_STREAM",
     "RERANK_STAGE",
+    "RETRIEVAL_PREFIX",
     "SCORE_LABELS",
     "TRANSLATE_STAGE",
     "BackendsReranker",
@@ -75,12 +82,14 @@ __all__ = [
     "Source",
     "StageRun",
     "StageTrace",
+    "StageWatch",
     "asks_model",
     "build_pipeline",
     "by_score",
     "calendar_table",
     "candidates_from_rows",
     "channel_weights",
+    "checked_overrides",
     "classify",
     "clean_translation",
     "detect_german",
@@ -94,6 +103,7 @@ __all__ = [
     "rrf_sql",
     "run_pipeline",
     "threshold_scale",
+    "with_settings",
 ]
 
 # Imported on first use (see ctx.core.lazy): a thin client loads only what it touches.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ctx.core.hookspecs import hookimpl
 from ctx.core.operations import Operation, declared
 from ctx.core.retrieval import operations
+from ctx.core.retrieval.past_versions import VERSIONS_STAGE
 from ctx.core.retrieval.pipeline import QueryStage
 from ctx.core.retrieval.rerank import RerankerFactory
 from ctx.core.retrieval.reranking import BUILTIN_RERANKER, RERANK_STAGE, backends_reranker
@@ -41,6 +42,7 @@ def register_query_stages(register: Callable[[QueryStage], None]) -> None:
     register(TRANSLATE_STAGE)
     register(RERANK_STAGE)
     register(SYNTHESIS_STAGE)
+    register(VERSIONS_STAGE)
 
 
 @hookimpl

@@ -23,6 +23,7 @@ from ctx.core.errors import PluginError, error_text
 from ctx.core.retrieval.candidates import Candidate
 from ctx.core.retrieval.confidence import NOTHING_FOUND, WordHits
 from ctx.core.retrieval.fusion import channel_weights
+from ctx.core.retrieval.overrides import with_settings
 from ctx.core.retrieval.schemas import QueryRequest
 from ctx.core.temporal import TemporalResult
 
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("ctx.retrieval")
 
 StageRun = Callable[["QueryRun", list[Candidate]], list[Candidate]]
+#: told each stage's name and the candidates it handed on, as each finishes
+StageWatch = Callable[[str, list[Candidate]], None]
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,10 @@ class QueryRun:
     extra: dict[str, Any] = field(default_factory=dict)
     #: extra fields of single sources, by block id (the supersedes stage adds superseded_by)
     source_fields: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the past version a source stands for, by block id (the versions stage, for a query that
+    #: names a past time): its ``content`` and ``sensitivity`` replace the block's current ones in
+    #: the snippet and the answer
+    versions: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the question's word hits in the blocks looked at so far (rescore, then the thresholds)
     word_hits: list[WordHits] = field(default_factory=list)
     #: per stage: what it ran, how long, what it noted
@@ -190,11 +197,16 @@ def run_pipeline(
     stop_after: str | None = None,
     inline: bool = True,
     embed_text: Callable[[QueryRun, str], str] | None = None,
+    settings: Mapping[str, Any] | None = None,
+    watch: StageWatch | None = None,
 ) -> tuple[QueryRun, list[Candidate]]:
     """Run the stages in order (without those in ``skip``; up to ``stop_after``) and return the
     run and its final candidates. ``weights`` overrides channel weights for this query;
     ``inline=False`` leaves the caller's pending embeddings and dates to the workers;
-    ``embed_text(run, text)`` replaces how the query is embedded (a cache, say)."""
+    ``embed_text(run, text)`` replaces how the query is embedded (a cache, say); ``settings``
+    (checked by ``checked_overrides``) replace setting values for this query only, never
+    written; ``watch(name, candidates)`` sees what each stage hands on."""
+    app = with_settings(app, settings)
     stages = app.query_stages
     known = {s.name for s in stages}
     unknown = sorted((set(skip) | ({stop_after} if stop_after else set())) - known)
@@ -212,6 +224,8 @@ def run_pipeline(
     for stage in stages:
         if stage.name not in skip:
             candidates = _run_stage(stage, run, candidates)
+            if watch is not None:
+                watch(stage.name, candidates)
         if stage.name == stop_after:  # skipped or not, nothing after it runs
             break
     return run, candidates

@@ -72,6 +72,17 @@ class Source(BaseModel):
     superseded_by: list[str] | None = Field(
         default=None, description="Newer blocks that supersede this one (Dream's links)."
     )
+    version: int | None = Field(
+        default=None,
+        description="For a query naming a past time, when the block changed since: the number "
+        "of the version shown (what the block said then; see GET /api/blocks/{id}/versions).",
+    )
+    valid_from: datetime | None = Field(
+        default=None, description="With version: when that version became current."
+    )
+    valid_to: datetime | None = Field(
+        default=None, description="With version: when a write replaced it."
+    )
 
 
 class Citation(BaseModel):

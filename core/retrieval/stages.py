@@ -293,7 +293,8 @@ def _limit(q: QueryRun) -> int:
 
 def sources(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """The blocks behind the candidates, with snippets; per channel ranks with ``explain``."""
-    q.sources = fetch_sources(q.app, candidates, q.request.query)
+    past = {block_id: v["content"] for block_id, v in q.versions.items()}
+    q.sources = fetch_sources(q.app, candidates, q.request.query, past)
     for source in q.sources:
         source.update(q.source_fields.get(source["id"], {}))
     if q.request.explain:

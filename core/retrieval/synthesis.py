@@ -25,6 +25,7 @@ from ctx.core.retrieval.confidence import (
     LOW_CONFIDENCE_SOURCES,
     NOTHING_FOUND,
 )
+from ctx.core.retrieval.past_versions import stricter
 from ctx.core.retrieval.pipeline import QueryStage, query_stream
 
 if TYPE_CHECKING:
@@ -64,7 +65,12 @@ def _contents(q: QueryRun) -> dict[str, dict[str, Any]]:
             " WHERE id = ANY(%s::uuid[])",
             (ids,),
         ).fetchall()
-    return {r["id"]: r for r in rows}
+    found = {r["id"]: dict(r) for r in rows}
+    for block_id, past in q.versions.items():  # a query naming a past time: what it said then
+        if block_id in found:
+            now = found[block_id]["sensitivity"]
+            found[block_id] = {**past, "sensitivity": stricter(past["sensitivity"], now)}
+    return found
 
 
 def _fence(text: str) -> str:

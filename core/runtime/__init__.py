@@ -69,6 +69,17 @@ if TYPE_CHECKING:
         Settings,
         secret_reference,
     )
+    from ctx.core.runtime.transfer import (
+        OUTCOMES,
+        RESERVED,
+        UUID_PATTERN,
+        TransferLine,
+        TransferRecord,
+        TransferSection,
+        noted,
+        outcome_of,
+        skipped,
+    )
     from ctx.core.runtime.versions import installed_version
     from ctx.core.runtime.worker import Worker
 
@@ -80,11 +91,14 @@ __all__ = [
     "LISTENING",
     "LIST_PLUGINS",
     "LIST_SETTINGS",
+    "OUTCOMES",
+    "RESERVED",
     "RUNTIME_SETTINGS",
     "SERVER_VERSION",
     "SET_SETTING",
     "SHOW_SETTING",
     "UNSET_SETTING",
+    "UUID_PATTERN",
     "AsyncBridge",
     "ClusterWatch",
     "Database",
@@ -104,6 +118,9 @@ __all__ = [
     "SettingKey",
     "SettingValue",
     "Settings",
+    "TransferLine",
+    "TransferRecord",
+    "TransferSection",
     "Worker",
     "apply_migrations",
     "claim",
@@ -123,6 +140,8 @@ __all__ = [
     "job_handlers",
     "listen_notices",
     "migration_status",
+    "noted",
+    "outcome_of",
     "owner_gone",
     "pending_for_scopes",
     "plugin_rows",
@@ -137,6 +156,7 @@ __all__ = [
     "secret_reference",
     "set_setting",
     "setting_row",
+    "skipped",
     "unique_by_name",
     "unset_setting",
 ]

@@ -10,6 +10,7 @@ from ctx.core.runtime.settings import Setting
 
 if TYPE_CHECKING:
     from ctx.core.operations import Operation
+    from ctx.core.runtime.transfer import TransferSection
 
 SETTINGS = [
     Setting("server.host", str, "127.0.0.1", "Address ctxd listens on.", hot=False),
@@ -74,3 +75,11 @@ def register_operations(register: Callable[[Operation], None]) -> None:
 
     for op in declared(vars(operations)):
         register(op)
+
+
+@hookimpl
+def register_transfer_sections(register: Callable[[TransferSection], None]) -> None:
+    # imported here for the same reason: the section's models load pydantic and psycopg
+    from ctx.core.runtime.setting_transfer import SETTINGS_SECTION
+
+    register(SETTINGS_SECTION)

@@ -48,6 +48,7 @@ CORE_PLUGINS: Mapping[str, str] = {
     "core.guard": "ctx.core.guard.hooks",
     "core.graph": "ctx.core.graph.hooks",
     "core.graph.map": "ctx.core.graph.map_hooks",
+    "core.evaluation": "ctx.core.evaluation.hooks",
     "core.governor": "ctx.core.governor.hooks",
     "core.status": "ctx.core.status.hooks",
 }

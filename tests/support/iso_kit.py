@@ -217,7 +217,9 @@ class World:
                 "          FROM context_blocks b WHERE scope = %(s)s) AS blocks, "
                 "       (SELECT coalesce(string_agg(l::text, '|' ORDER BY l.id), '') "
                 "          FROM context_links l JOIN context_blocks b "
-                "            ON b.id IN (l.source_id, l.target_id) WHERE b.scope = %(s)s) AS links",
+                "            ON b.id IN (l.source_id, l.target_id) WHERE b.scope = %(s)s) AS links, "
+                "       (SELECT coalesce(string_agg(m::text, '|' ORDER BY m.id), '') "
+                "          FROM context_eval_marks m WHERE scope = %(s)s) AS marks",
                 {"s": owner},
             ).fetchone()
         return hashlib.sha256(json.dumps(rows, default=str).encode()).hexdigest()

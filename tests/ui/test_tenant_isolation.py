@@ -154,11 +154,13 @@ def p_rest_query(w: World, t: str) -> str:
 
 
 def p_rest_manage_get(w: World, t: str) -> str:
-    """A block by id, and its history (``blocks.history``)."""
+    """A block by id, its history (``blocks.history``) and its versions (``blocks.versions``)."""
     asked = w.other_ids(t)
     got = "".join(_post(w, t, "/api/manage", {"action": "get", "id": i}) for i in asked)
     got += "".join(
-        w.client.get(f"/api/blocks/{i}/history", headers=w.headers(t)).text for i in asked
+        w.client.get(f"/api/blocks/{i}/{what}", headers=w.headers(t)).text
+        for i in asked
+        for what in ("history", "versions")
     )
     return _asked(got, asked)
 
@@ -244,6 +246,29 @@ def p_rest_guard(w: World, t: str) -> str:
         for which in ("block", "match")
     )
     return _get(w, t, "/api/guard", all=True) + _get(w, t, "/api/guard/stats") + resolved
+
+
+def p_rest_eval(w: World, t: str) -> str:
+    """The gold set: the other side's marks are neither listed, replayed, made nor removed."""
+    theirs = _marks(w, other_of(t))
+    ran = w.client.post("/api/eval", json={}, headers=w.headers(t))
+    assert ran.status_code < 500, ran.text
+    made = aimed(
+        w,
+        t,
+        lambda i: w.client.post(
+            "/api/eval/marks", json={"question": "which?", "id": i}, headers=w.headers(t)
+        ),
+        w.other_ids(t),
+    )
+    removed = aimed(
+        w,
+        t,
+        lambda i: w.client.delete(f"/api/eval/marks/{i}", headers=w.headers(t)),
+        theirs,
+        missing="424242",
+    )
+    return _get(w, t, "/api/eval/marks") + ran.text + made + removed
 
 
 def p_rest_dream(w: World, t: str) -> str:
@@ -354,7 +379,12 @@ def p_mcp_retrieval(w: World, t: str) -> str:
     asked = w.other_ids(t)
     found = w.mcp(t, [("search", {"query": WORD, "limit": 50}),
                       ("query", {"query": WORD, "limit": 20})])  # fmt: skip
-    by_id = [("get", {"id": i}) for i in asked] + [("history", {"id": i}) for i in asked]
+    by_id = [
+        (tool, args)
+        for i in asked
+        for tool, args in (("get", {"id": i}), ("get", {"id": i, "version": 1}),
+                           ("history", {"id": i}), ("versions", {"id": i}))
+    ]  # fmt: skip
     return found + _asked(w.mcp(t, by_id), asked)
 
 
@@ -453,7 +483,8 @@ def p_web(w: World, t: str) -> str:
     with contextmanager(_browser)(w, t) as b:
         pages = ["/", "/dashboard/queues", f"/blocks?q={WORD}", "/blocks", "/review", "/graph",
                  "/graph/data/overview", "/chat", f"/chat/chat-{other}", "/issues",
-                 "/issues/board", "/issues/conflicts", f"/issues/{other}/1"]  # fmt: skip
+                 "/issues/board", "/issues/conflicts", f"/issues/{other}/1", "/eval",
+                 "/eval?run=1"]  # fmt: skip
         for i in w.other_ids(t):
             pages += [f"/blocks/{i}", f"/graph/data/ego?id={i}", f"/blocks/{i}/edit",
                       f"/blocks/{i}/delete"]  # fmt: skip
@@ -468,6 +499,22 @@ def p_web(w: World, t: str) -> str:
             assert r.status_code < 500, r.text
             texts.append(r.text)
     return _asked("".join(texts), w.other_ids(t))
+
+
+def _marks(w: World, owner: str) -> list[str]:
+    """Marks of ``owner``'s gold set (made here, as its key would): targets for the other side."""
+    with w.app.connection() as conn:
+        rows = conn.execute(
+            "INSERT INTO context_eval_marks (scope, question, block_id, verdict) "
+            "SELECT scope, %s, id, 'answered' FROM context_blocks WHERE scope = %s "
+            "ORDER BY id LIMIT 1 ON CONFLICT DO NOTHING RETURNING id",
+            (f"{WORD} probe", owner),
+        ).fetchall()
+        if not rows:
+            rows = conn.execute(
+                "SELECT id FROM context_eval_marks WHERE scope = %s", (owner,)
+            ).fetchall()
+    return [str(r["id"]) for r in rows]
 
 
 def p_web_writes(w: World, t: str) -> str:
@@ -493,6 +540,10 @@ def p_web_writes(w: World, t: str) -> str:
                          flagged, html=True))  # fmt: skip
         out.append(aimed(w, t, lambda i: b.post(f"/review/dream/{i}", {"action": "delete"}),
                          _links(w, other_of(t)), missing="424242", html=True))  # fmt: skip
+        out.append(aimed(w, t, lambda i: b.post("/eval/mark", {"question": WORD, "id": i}),
+                         w.other_ids(t), html=True))  # fmt: skip
+        out.append(aimed(w, t, lambda i: b.post(f"/eval/marks/{i}/delete", {}),
+                         _marks(w, other_of(t)), missing="424242", html=True))  # fmt: skip
         n = _issue_number(w, other_of(t))
         for verb in ("comment", "close", "reopen", "edit"):
             out.append(aimed(w, t, lambda s, v=verb: b.post(f"/issues/{s}/{n}/{v}", {
@@ -532,6 +583,7 @@ def p_cli_search(w: World, t: str) -> str:
 def p_cli_reads(w: World, t: str) -> str:
     """The CLI's reading commands through the live server with the key."""
     asked = w.other_ids(t)
+    _marks(w, other_of(t))  # the other side's gold set, which `marks` and `eval` must not show
     with cli_env(w, t):
         text = "".join(
             w.cli(argv, ok=False)
@@ -540,11 +592,13 @@ def p_cli_reads(w: World, t: str) -> str:
                 ["list-meta", "--json"], ["digest"], ["recall", WORD],
                 ["brief"], ["blob", "list"], ["dream", "stats"], ["dream", "review"],
                 ["governor", "threads"], ["guard", "list"], ["guard", "stats"],
+                ["marks", "--json"], ["eval", "--json"],
                 ["issues", "list"], ["issues", "show", _issue_number(w, other_of(t)),
                                      "--scope", other_of(t)],
                 ["blob", "get", w.blobs.get(other_of(t), MISSING)],
                 *[["get", i] for i in asked],
                 *[["history", i] for i in asked],
+                *[["versions", i] for i in asked],
             )
         )  # fmt: skip
         stats = w.cli(["stats", "--json"])
@@ -567,7 +621,8 @@ def p_cli_writes(w: World, t: str) -> str:
 
     with cli_env(w, t):
         for argv in (["edit", "ID", "--title", "taken"], ["archive", "ID"], ["unarchive", "ID"],
-                     ["guard", "resolve", "ID"], ["delete", "ID", "--yes"]):  # fmt: skip
+                     ["guard", "resolve", "ID"], ["mark", "which?", "ID"],
+                     ["delete", "ID", "--yes"]):  # fmt: skip
             expected = ctx(argv, MISSING)
             for i in w.other_ids(t)[:2]:
                 code, text = ctx(argv, i)
@@ -618,6 +673,7 @@ PROBES: dict[str, Probe] = {
     "rest graph/digest": (p_rest_graph, False, READ_SCOPES, True),
     "rest guard": (p_rest_guard, False, READ_SCOPES, False),
     "rest dream": (p_rest_dream, False, READ_SCOPES, False),
+    "rest eval": (p_rest_eval, False, READ_SCOPES, False),
     "rest governor": (p_rest_governor, True, READ_SCOPES, False),
     "rest whoami": (p_rest_whoami, False, READ_SCOPES, True),
     "rest llm": (p_rest_llm, True, READ_SCOPES, False),
@@ -689,6 +745,7 @@ REST_COVERS: dict[str, str] = {
     "blocks.export": "rest export",
     "blocks.manage": "rest manage writes",
     "blocks.history": "rest manage get",
+    "blocks.versions": "rest manage get",
     "blocks.search": "rest search",
     **dict.fromkeys(
         (
@@ -712,6 +769,7 @@ REST_COVERS: dict[str, str] = {
     ),
     **dict.fromkeys(("graph.dream-links", "graph.dream-stats", "graph.review-link"), "rest dream"),
     **dict.fromkeys(("guard.flags", "guard.resolve", "guard.stats"), "rest guard"),
+    **dict.fromkeys(("eval.mark", "eval.marks", "eval.run", "eval.unmark"), "rest eval"),
     **dict.fromkeys(("issues.list", "issues.show", "issues.suggest"), "rest issues"),
     "issues.sync.conflicts": "allowed: sync conflicts of the key's scopes; NOT probed: the world "
     "has no forge sync",
@@ -722,12 +780,14 @@ REST_COVERS: dict[str, str] = {
 #: operation -> its MCP tool's cover, where the declaration does not decide it
 TOOL_COVERS: dict[str, str] = {
     **dict.fromkeys(
-        ("blocks.get", "blocks.history", "blocks.search", "retrieval.query"), "mcp search/query/get"
+        ("blocks.get", "blocks.history", "blocks.search", "blocks.versions", "retrieval.query"),
+        "mcp search/query/get",
     ),
     **dict.fromkeys(
         ("blocks.recent", "blocks.stats", "blocks.timeline"), "mcp recent/stats/timeline"
     ),
     **dict.fromkeys(("blocks.delete", "governor.protect", "governor.status"), "mcp writes"),
+    "eval.mark": "rest eval",
     **dict.fromkeys(
         (
             "blocks.store",
@@ -751,6 +811,8 @@ CLI_COVERS: dict[str, str] = {
             "blob list",
             "brief",
             "categories",
+            "eval",
+            "marks",
             "digest",
             "dream review",
             "dream stats",
@@ -766,6 +828,7 @@ CLI_COVERS: dict[str, str] = {
             "query",
             "recall",
             "stats",
+            "versions",
         ),
         "cli reads",
     ),
@@ -856,6 +919,9 @@ PAGES: dict[str, str] = {
     "POST /issues/{scope}/{number}/reopen": "workbench writes",
     "GET /openapi.json": "allowed: the API schema",
     "POST /register": "allowed: OAuth client registration, no block data",
+    "GET /eval": "workbench pages",
+    "POST /eval/mark": "workbench writes",
+    "POST /eval/marks/{mark_id}/delete": "workbench writes",
     "GET /review": "workbench pages",
     "POST /review/dream/{link_id}": "workbench writes",
     "POST /review/guard/resolve": "workbench writes",

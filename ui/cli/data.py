@@ -8,7 +8,13 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ctx.core.blocks import BLOCK_HISTORY, MANAGE_BLOCKS, SEARCH_BLOCKS, STORE_BLOCK
+from ctx.core.blocks import (
+    BLOCK_HISTORY,
+    BLOCK_VERSIONS,
+    MANAGE_BLOCKS,
+    SEARCH_BLOCKS,
+    STORE_BLOCK,
+)
 from ctx.core.client import Client
 from ctx.core.errors import ValidationError
 from ctx.core.retrieval import QUERY, QUERY_STREAM
@@ -414,6 +420,39 @@ def history(
     table(rows, ["at", "action", "key", "title", "category"])
 
 
+@presents(BLOCK_VERSIONS)
+def versions(
+    block_id: Annotated[str, typer.Argument(help="Block id or a unique prefix.")],
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, max=500, help="Most versions, newest first.")
+    ] = 20,
+    content: Annotated[
+        bool, typer.Option("--content", help="Print each version's content too.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """What a block said before: its versions, newest (the current one) first."""
+    result = Client().call(BLOCK_VERSIONS, {"id": block_id, "limit": limit})
+    if as_json:
+        dump_json(result)
+        return
+    console.print(
+        Text(result["title"], style="bold"), f" ({result['id']}, {result['scope']})", markup=False
+    )
+    rows = [
+        {**v, "from": v["valid_from"][:19].replace("T", " "),
+         "to": "now" if v["current"] else v["valid_to"][:19].replace("T", " "),
+         "chars": len(v["content"])}
+        for v in result["versions"]
+    ]  # fmt: skip
+    table(rows, ["version", "from", "to", "key", "title", "chars"])
+    if content:
+        for v in result["versions"]:
+            console.print()
+            console.print(Text(f"version {v['version']}", style="bold"), markup=False)
+            console.print(v["content"], markup=False)
+
+
 def _changed(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
         dump_json(result)
@@ -447,3 +486,4 @@ def register(cli: typer.Typer) -> None:
     cli.command()(archive)
     cli.command()(unarchive)
     cli.command()(history)
+    cli.command()(versions)

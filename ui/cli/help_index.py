@@ -57,11 +57,20 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
         "When a block was created, changed, archived or brought back, and by which key.",
         False,
     ),
+    ("versions", "What a block said before: its versions, newest (the current one) first.", False),
     (
         "digest",
         "The topic map of your read scopes (clusters of linked blocks, categories); with --daily, summarise one day's writes into the block 'Digest YYYY-MM-DD' (needs a digest backend).",
         False,
     ),
+    (
+        "mark",
+        "Mark which source answered a question (or did not): the scope's gold set for `ctx eval`.",
+        False,
+    ),
+    ("marks", "The marks of the scopes this key reads, newest first.", False),
+    ("unmark", "Remove a mark.", False),
+    ("eval", "Replay the marked questions: R@1, R@5, R@10 and MRR per stage and channel.", False),
     (
         "worker",
         "Run background jobs in the foreground (for extra worker processes beside ctxd).",
@@ -85,7 +94,7 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
     ),
     (
         "export",
-        "Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard decisions, governed threads, issue history, blobs (their bytes with --blobs).",
+        "Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard decisions, governed threads, issue history, blobs (their bytes with --blobs); with --admin the server's own rows too, to move a whole server.",
         False,
     ),
     (

@@ -32,12 +32,23 @@ def export(
     blobs: Annotated[
         bool, typer.Option("--blobs", help="Carry the blobs' bytes too, not only their hashes.")
     ] = False,
+    admin: Annotated[
+        bool,
+        typer.Option(
+            "--admin",
+            help="Add the server itself (admin keys): settings, block types, Guard thresholds, "
+            "tenants, backends with their secrets still sealed, API keys.",
+        ),
+    ] = False,
 ) -> None:
     """Write everything you can read (or of --scope) as JSON lines: blocks, links, Guard
-    decisions, governed threads, issue history, blobs (their bytes with --blobs)."""
+    decisions, governed threads, issue history, blobs (their bytes with --blobs); with --admin
+    the server's own rows too, to move a whole server."""
     params: dict[str, Any] = {"scope": scope} if scope else {}
     if blobs:
         params["blobs"] = "true"
+    if admin:
+        params["admin"] = "true"
     sink: TextIO = output.open("w", encoding="utf-8") if output else sys.stdout
     try:
         last = ""
@@ -122,11 +133,13 @@ def import_(
     """Import an export: everything keeps its ids, times and state; running it again changes
     nothing."""
     records = _records(file)
-    total: dict[str, Any] = {"created": {}, "updated": {}, "unchanged": {}, "skipped": []}
+    total: dict[str, Any] = {"created": {}, "updated": {}, "unchanged": {}, "skipped": [],
+                             "notes": []}  # fmt: skip
     client = Client(timeout=600)
     for batch in _batches(records):
         report = client.call(IMPORT_BLOCKS, {"records": batch})
         total["skipped"] += report.get("skipped", [])
+        total["notes"] += report.get("notes", [])
         for outcome in ("created", "updated", "unchanged"):
             for kind, n in report.get(outcome, {}).items():
                 total[outcome][kind] = total[outcome].get(kind, 0) + n
@@ -138,6 +151,10 @@ def import_(
             console.print(f"{outcome}: {_counted(total[outcome])}")
     for item in total["skipped"]:
         console.print(f"skipped {item['type']} {item['ref']}: {item['reason']}", markup=False)
+    for item in total["notes"]:
+        console.print(
+            f"{item['outcome']} {item['type']} {item['ref']}: {item['note']}", markup=False
+        )
 
 
 def register(cli: typer.Typer) -> None:

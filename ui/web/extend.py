@@ -61,6 +61,7 @@ BUILTIN_NAV = [
     NavEntry("Chat", "/chat", order=40),
     NavEntry("Graph", "/graph", order=50),
     NavEntry("Review", "/review", order=60),
+    NavEntry("Eval", "/eval", order=70),
     NavEntry("Tenant", "/tenant", order=80),
     NavEntry("Admin", "/admin", admin=True, order=90),
 ]

@@ -39,6 +39,7 @@ FULL = [
     "supersedes",
     "thresholds",
     "trim",
+    "versions",
     "sources",
     "synthesis",
 ]
@@ -96,6 +97,7 @@ def test_plugins_place_stages_by_name() -> None:
         "supersedes",
         "thresholds",
         "trim",
+        "versions",
         "sources",
         "synthesis",
         "my-synthesis",
@@ -123,6 +125,7 @@ def test_a_stage_may_anchor_on_a_plugin_stage_or_on_a_replaced_one() -> None:
         "supersedes",
         "thresholds",
         "trim",
+        "versions",
         "sources",
         "synthesis",
     ]

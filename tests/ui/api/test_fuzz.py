@@ -39,6 +39,7 @@ STATEFUL_REFUSALS = (
     "type must be one of header, block, end",  # export records are lines of plugins' types
     "must be 1-255 printable characters",  # a file name's characters
     "sha256 does not match the data",  # a checksum of another field
+    "candidate settings:",  # names and rules of the registered settings, plugins' included
 )
 
 

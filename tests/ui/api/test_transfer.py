@@ -84,7 +84,7 @@ def test_an_export_imported_again_is_the_same_store(app: App, client: Any, keys:
     r = client.post("/api/import", json={"records": before}, headers=_h(token))
     assert r.status_code == 200, r.text
     assert r.json() == {"created": {"block": 3, "link": 1}, "updated": {},
-                        "unchanged": {"blob": 1}, "skipped": []}  # fmt: skip
+                        "unchanged": {"blob": 1}, "skipped": [], "notes": []}  # fmt: skip
     drain(app, "temporal")
     after = _export(client, token)
     assert _without_time_of_export(after) == _without_time_of_export(before)
@@ -259,6 +259,40 @@ def test_the_cli_carries_blob_bytes_in_batches(
         assert "created: 3 block, 1 blob, 1 link" in capsys.readouterr().out
     got = client.get(f"/api/blob/{stored['id']}/raw", headers=_h(token))
     assert got.status_code == 200 and got.content == data
+
+
+def test_the_cli_admin_export_needs_an_admin_key_and_carries_the_server(
+    app: App, client: Any, keys: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    member, admin = keys.make("team"), keys.make("team", admin=True)
+    _filled(app, client, member)
+    r = client.put("/api/settings/search.default_limit", json={"value": 9}, headers=_h(admin))
+    assert r.status_code == 200, r.text
+    out = tmp_path / "server.jsonl"
+    with live_server(app) as url:
+        monkeypatch.setenv("CTX_URL", url)
+        monkeypatch.setenv("CTX_API_KEY", member)
+        assert run(["export", "--admin", "-o", str(out)], app) == 2
+        err = capsys.readouterr().err
+        assert "admin export" in err and "admin key" in err and len(err.splitlines()) == 1
+        assert not out.exists() or out.read_text() == ""
+        monkeypatch.setenv("CTX_API_KEY", admin)
+        assert run(["export", "--admin", "-o", str(out)], app) == 0
+        said = capsys.readouterr().out
+        assert "3 block" in said and "1 setting" in said and "api_key" in said
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        assert lines[0]["admin"] is True
+        assert {"key": "search.default_limit", "value": 9} in [
+            {k: line[k] for k in ("key", "value")} for line in lines if line["type"] == "setting"
+        ]
+        monkeypatch.setenv("CTX_API_KEY", member)
+        assert run(["import", str(out)], app) == 2
+        assert "admin key" in capsys.readouterr().err
+        monkeypatch.setenv("CTX_API_KEY", admin)
+        assert run(["import", str(out)], app) == 0
+        said = capsys.readouterr().out
+        assert "unchanged:" in said and "1 setting" in said and "created" not in said
 
 
 def test_a_batch_without_its_end_line_or_with_lines_missing_is_refused(

@@ -19,7 +19,10 @@ from pydantic import BaseModel, Field
 
 from ctx.core import App, Operation, Principal, ToolSurface
 
-TOOLS = {"query", "store", "search", "get", "history", "recent", "delete", "timeline", "stats"}
+TOOLS = {
+    "query", "store", "search", "get", "history", "versions", "recent", "delete", "timeline",
+    "stats", "mark",
+}  # fmt: skip
 ISSUE_TOOLS = {
     "issue_create",
     "issue_list",
@@ -95,7 +98,7 @@ def test_tools_are_listed_with_schemas_annotations_and_instructions(
     assert by_name["store"].input_schema["required"] == ["title", "content"]
     hints = {n: t.annotations for n, t in by_name.items()}
     assert hints["delete"].destructive_hint is True
-    assert all(hints[n].read_only_hint for n in TOOLS - {"store", "delete"})
+    assert all(hints[n].read_only_hint for n in TOOLS - {"store", "delete", "mark"})
     assert not hints["store"].read_only_hint and not hints["store"].destructive_hint
     assert hints["store"].idempotent_hint and hints["get"].idempotent_hint
     assert instructions and "store" in instructions and "query" in instructions
@@ -119,6 +122,8 @@ def test_every_tool_works_and_answers_compactly(server: str, keys: Any) -> None:
             out["query"] = payload(
                 await c.call_tool("query", {"query": "how are database backups made?"})
             )
+            asked = {"question": "how are database backups made?", "id": block_id[:8]}
+            out["mark"] = payload(await c.call_tool("mark", asked))
             out["timeline"] = payload(await c.call_tool("timeline", {"when": "today"}))
             out["stats"] = payload(await c.call_tool("stats", {}))
             out["delete"] = payload(await c.call_tool("delete", {"id": block_id}))
@@ -139,6 +144,8 @@ def test_every_tool_works_and_answers_compactly(server: str, keys: Any) -> None:
     assert len(out["query"]["results"][0]["snippet"]) <= 241
     assert [r["id"] for r in out["timeline"]["results"]] == [block_id]
     assert out["stats"]["blocks"] == 1 and out["stats"]["categories"] == {"ops": 1}
+    assert out["mark"]["block_id"] == block_id and out["mark"]["verdict"] == "answered"
+    assert out["mark"]["scope"] == "a" and out["mark"]["action"] == "created"
     assert out["delete"] == {"id": block_id, "action": "deleted"}
     assert "no block" in out["gone"]
 
@@ -229,6 +236,9 @@ def test_a_key_of_scope_a_never_sees_scope_b(server: str, keys: Any) -> None:
             out["timeline"] = payload(await b.call_tool("timeline", {"when": "today"}))
             out["stats"] = payload(await b.call_tool("stats", {}))
             out["delete"] = error_text(await b.call_tool("delete", {"id": block_id}))
+            out["mark"] = error_text(
+                await b.call_tool("mark", {"question": "zebra?", "id": block_id})
+            )
             out["scopes"] = error_text(
                 await b.call_tool("search", {"query": "zebra", "scopes": ["a"]})
             )
@@ -242,6 +252,7 @@ def test_a_key_of_scope_a_never_sees_scope_b(server: str, keys: Any) -> None:
     out = run(go)
     assert out["query"]["results"] == [] and out["search"]["results"] == []
     assert "no block" in out["get"] and "no block" in out["delete"]
+    assert "no block" in out["mark"]
     assert out["recent"]["results"] == [] and out["timeline"]["results"] == []
     assert out["stats"]["blocks"] == 0
     assert "cannot read scope" in out["scopes"] and "cannot read scope" in out["stats_a"]

@@ -98,10 +98,12 @@ def test_without_a_backend_ask_ranks_sources_and_says_answers_need_one(
     for stage in ("candidates", "thresholds", "sources"):
         assert f'<th scope="row">{stage}</th>' in html
     assert "Resolved time" in html and "no time in the question" in html
-    # htmx aimed at the result region: the region alone, no form, no heading
+    # htmx aimed at the result region: the region alone, no question form, no heading (each
+    # source's mark buttons are forms of their own)
     part = browser.get("/ask?q=ingress+timeout", htmx=True, headers={"HX-Target": "ask-result"})
     assert part.status_code == 200
-    assert "<h1>" not in part.text and "<form" not in part.text
+    assert "<h1>" not in part.text and 'action="/ask"' not in part.text
+    assert f'id="mark-{first}"' in part.text and 'action="/eval/mark"' in part.text
     assert f'href="/blocks/{first}"' in part.text
     # an admin is shown where to add one
     _store(admin, "Ops runbook", "Restart the ingress when websocket timeouts pile up.")

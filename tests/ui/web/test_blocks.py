@@ -495,3 +495,26 @@ def test_the_detail_shows_anchors_links_supersession_and_the_guard_flag(
     assert f'Superseded by <a href="/blocks/{newer}">Deploy day v2</a>' in old_page
     assert "Needs review: close to" in old_page and "Release train" in old_page
     assert "similarity 0.950" in old_page and "Guard: needs review" in old_page
+
+
+def test_the_block_page_lists_its_versions_with_a_diff(
+    app: App, browser: Browser, team: Principal
+) -> None:
+    block_id = _store(app, team, "Backups", "Nightly at 02:00.\nOn db-2.", category="ops")
+    page = browser.get(f"/blocks/{block_id}").text
+    assert "Only this version" in page and 'class="diff"' not in page
+    _store(app, team, "Backups", "Hourly.\nOn db-2.", category="ops", tags=["cron"])
+    for htmx in (False, True):
+        page = browser.get(f"/blocks/{block_id}", htmx=htmx).text
+        assert "Version 1:" in page and "Only this version" not in page
+        diff = page[
+            page.index('<pre class="diff"') : page.index("</pre>", page.index('class="diff"'))
+        ]
+        assert '<span class="del">- Nightly at 02:00.</span>' in diff
+        assert '<span class="add">+ Hourly.</span>' in diff
+        assert '<span class="same">  On db-2.</span>' in diff
+        assert "tags then: none" in page
+    # the page shows what a diff holds as text, never as markup
+    _store(app, team, "Backups", "<script>alert(1)</script>", category="ops")
+    page = browser.get(f"/blocks/{block_id}").text
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page

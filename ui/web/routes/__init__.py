@@ -1,6 +1,17 @@
 """The workbench's routers, one per resource."""
 
-from ctx.ui.web.routes import admin, ask, auth, blocks, chat, dashboard, graph, review, tenant
+from ctx.ui.web.routes import (
+    admin,
+    ask,
+    auth,
+    blocks,
+    chat,
+    dashboard,
+    evaluation,
+    graph,
+    review,
+    tenant,
+)
 
 ROUTERS = (
     auth.router,
@@ -10,6 +21,7 @@ ROUTERS = (
     chat.router,
     graph.router,
     review.router,
+    evaluation.router,
     admin.router,
     tenant.router,
 )

@@ -23,6 +23,7 @@ from ctx.core.blocks import (
     ManageRequest,
     SearchRequest,
     StoreRequest,
+    VersionsRequest,
 )
 from ctx.ui.web.deps import UserDep, WebAppDep
 from ctx.ui.web.render import render, swaps_region
@@ -33,6 +34,7 @@ from ctx.ui.web.routes.blocks_view import (
     FormDep,
     content_html,
     highlighted,
+    past_versions,
     valid,
     writable_types,
 )
@@ -41,6 +43,7 @@ router = APIRouter(include_in_schema=False)
 
 PAGE_SIZE = 20
 SEARCH_LIMIT = 50
+VERSIONS = 20  # the current one and the newest past ones the page shows
 ID_CHARS = frozenset("0123456789abcdefABCDEF-")
 CHANGED = "blocksChanged"  # the event that makes the result list refresh itself
 
@@ -190,8 +193,19 @@ def _detail(app: App, who: Principal, ident: str) -> dict[str, Any]:
         ],
         "supersedes": [k for k in links if k["link_type"] == "supersedes" and k["source_id"] == me],
         "editable": _editable(who, block),
+        "versions": _versions(app, who, block["id"]),
         "message": None,
     }
+
+
+def _versions(app: App, who: Principal, block_id: str) -> list[dict[str, Any]]:
+    """The block's past versions with their diffs; none for a block only granted to the
+    caller's tenant (its versions stay with its owners, as its history does)."""
+    try:
+        listing = blocks.block_versions(app, who, VersionsRequest(id=block_id, limit=VERSIONS))
+    except NotFound:
+        return []
+    return past_versions(listing["versions"])
 
 
 def _detail_view(

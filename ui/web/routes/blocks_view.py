@@ -4,6 +4,7 @@ the block types a person may pick."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import asdict, dataclass
 from datetime import UTC
@@ -163,3 +164,35 @@ def block_form(
 
 
 FormDep = Annotated[BlockForm, Depends(block_form)]
+
+
+def diff_lines(before: str, now: str) -> list[tuple[str, str]]:
+    """What changed from ``before`` to ``now``, line by line with two lines of context around each
+    change: ``(kind, text)`` with kind ``add``, ``del``, ``same`` or ``gap`` (lines left out)."""
+    out: list[tuple[str, str]] = []
+    lines = difflib.unified_diff(before.splitlines(), now.splitlines(), n=2, lineterm="")
+    for line in list(lines)[2:]:  # the two file header lines
+        if line.startswith("@@"):
+            out.append(("gap", "…"))
+        else:
+            kind = {"+": "add", "-": "del"}.get(line[:1], "same")
+            out.append((kind, line[1:]))
+    return out[1:] if out and out[0][0] == "gap" else out
+
+
+def past_versions(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The past versions of a block's listing (newest first), each with its diff against the
+    current one and what else changed (title, category, tags, type)."""
+    if not versions:
+        return []
+    current, past = versions[0], versions[1:]
+    return [
+        {
+            **v,
+            "diff": diff_lines(v["content"], current["content"]),
+            "renamed": [
+                k for k in ("title", "category", "tags", "block_type") if v[k] != current[k]
+            ],
+        }
+        for v in past
+    ]
