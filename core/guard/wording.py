@@ -383,3 +383,28 @@ def word_changes(a: str, b: str, titles: str = "") -> tuple[list[str], list[str]
         if _changes(_words(aside[0]), _words(aside[1])) == ([], []):
             return [], []
     return changes
+
+
+def changed_stretches(old: str, new: str, titles: str = "") -> list[tuple[str, str]]:
+    """Where ``new`` says something else than ``old``: each changed stretch as (before, after)
+    in the texts' own words, in order, an empty side for words removed or added. What
+    ``word_changes`` sets aside (case, punctuation, Markdown, spelling variants, typos, dropped
+    function words, headings that repeat the notes) is no stretch; the order of bullets is."""
+    body = _HEADING.sub("", old + "\n" + new + "\n" + titles)
+    known = set(_words(body)[0])
+    sides = []
+    for text, other in ((old, new), (new, old)):
+        plain = _structure_aside(text, known if not _HEADING.search(other) else set(), False)
+        sides.append((_WORD.findall(plain), *_words(plain)))
+    (wa, ka, na), (wb, kb, nb) = sides
+    out: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        here, there = _unmatched(
+            list(zip(ka[i1:i2], na[i1:i2], strict=True)),
+            list(zip(kb[j1:j2], nb[j1:j2], strict=True)),
+        )
+        if here or there:
+            out.append((" ".join(wa[i1:i2]), " ".join(wb[j1:j2])))
+    return out
