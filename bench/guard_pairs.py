@@ -221,7 +221,7 @@ def copies_and_updates(which: str) -> list[Pair]:
             changed = c.replace(fact["from"], fact["to"])
             out.append(Pair("changed", lang, t, c, titles[k % len(titles)], changed))
         for k, sentence in enumerate(note.get("follow_ups", [])):
-            follow_up = c.rstrip() + " " + sentence
+            follow_up = c.rstrip() + ("\n" if "\n" in c else " ") + sentence
             out.append(Pair("changed", lang, t, c, titles[(k + 1) % len(titles)], follow_up))
         if note.get("translation"):
             other = note["translation"]
