@@ -49,7 +49,8 @@ SELECT m.block_id::text AS block_id, m.match_id::text AS match_id, m.similarity,
   JOIN context_blocks b ON b.id = m.block_id
   JOIN context_blocks o ON o.id = m.match_id
  WHERE b.scope = ANY(%(scopes)s) AND o.scope = ANY(%(scopes)s)
-   AND (%(all)s OR (m.resolution IS NULL AND m.decision = ANY(%(open)s)))
+   AND (%(all)s OR (m.resolution IS NULL
+                    AND (m.decision = ANY(%(open)s) OR m.decision = %(decision)s)))
    AND (%(decision)s::text IS NULL OR m.decision = %(decision)s)
  ORDER BY m.checked_at DESC, m.block_id
  LIMIT %(limit)s

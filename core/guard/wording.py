@@ -395,7 +395,8 @@ def changed_stretches(old: str, new: str, titles: str = "") -> list[tuple[str, s
     sides = []
     for text, other in ((old, new), (new, old)):
         plain = _structure_aside(text, known if not _HEADING.search(other) else set(), False)
-        sides.append((_WORD.findall(plain), *_words(plain)))
+        spans = [m.span() for m in _WORD.finditer(plain)]
+        sides.append((_Quoted(plain, spans), *_words(plain)))
     (wa, ka, na), (wb, kb, nb) = sides
     out: list[tuple[str, str]] = []
     for op, i1, i2, j1, j2 in SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
@@ -406,5 +407,17 @@ def changed_stretches(old: str, new: str, titles: str = "") -> list[tuple[str, s
             list(zip(kb[j1:j2], nb[j1:j2], strict=True)),
         )
         if here or there:
-            out.append((" ".join(wa[i1:i2]), " ".join(wb[j1:j2])))
+            out.append((wa.between(i1, i2), wb.between(j1, j2)))
     return out
+
+
+class _Quoted:
+    """A text and its words' spans: a stretch of words quoted as written ("02:00", not "02 00")."""
+
+    def __init__(self, text: str, spans: list[tuple[int, int]]) -> None:
+        self.text, self.spans = text, spans
+
+    def between(self, first: int, end: int) -> str:
+        if first >= end:
+            return ""
+        return " ".join(self.text[self.spans[first][0] : self.spans[end - 1][1]].split())
