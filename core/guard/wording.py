@@ -411,6 +411,9 @@ def changed_stretches(old: str, new: str, titles: str = "") -> list[tuple[str, s
     return out
 
 
+_JOINERS = frozenset(".,:/-")
+
+
 class _Quoted:
     """A text and its words' spans: a stretch of words quoted as written ("02:00", not "02 00")."""
 
@@ -418,6 +421,16 @@ class _Quoted:
         self.text, self.spans = text, spans
 
     def between(self, first: int, end: int) -> str:
+        """Words ``first`` to ``end`` (exclusive), widened to whole values: "02" of "02:00"."""
         if first >= end:
             return ""
+        while first > 0 and self._joined(first - 1):
+            first -= 1
+        while end < len(self.spans) and self._joined(end - 1):
+            end += 1
         return " ".join(self.text[self.spans[first][0] : self.spans[end - 1][1]].split())
+
+    def _joined(self, k: int) -> bool:
+        """Word ``k`` and the next are one value ("02:00", "2026-09-30", "4,200")."""
+        gap = self.text[self.spans[k][1] : self.spans[k + 1][0]]
+        return len(gap) == 1 and gap in _JOINERS
