@@ -273,8 +273,12 @@ def updates_report(pairs: list[Pair], sims: np.ndarray, limits: Thresholds) -> d
         "changed_left_for_review": share("changed", NEEDS_REVIEW),
         "translations_linked": share("translation", TRANSLATION),
         "paraphrases_left_for_review": share("paraphrase", NEEDS_REVIEW),
-        "wrong_links": sum(by_class[c][d] for c in by_class for d in (UPDATE, TRANSLATION)
-                           if UPDATE_EXPECTED[c] != d),  # fmt: skip
+        "wrong_links": sum(
+            by_class[c][d]
+            for c in by_class
+            for d in (UPDATE, TRANSLATION)
+            if UPDATE_EXPECTED[c] != d
+        ),
     }
     return {
         "figures": figures,

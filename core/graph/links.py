@@ -114,19 +114,11 @@ def write_link(
     ):
         return None
     row = conn.execute(
-        """
-        INSERT INTO context_links (source_id, target_id, link_type, confidence, origin,
-                                   pipeline_version, note)
-        VALUES (%s, %s, %s, %s, %s, %s, %s)
-        ON CONFLICT (source_id, target_id, link_type) DO UPDATE
-           SET confidence = greatest(context_links.confidence, EXCLUDED.confidence),
-               pipeline_version = EXCLUDED.pipeline_version
-         WHERE context_links.status <> 'rejected'
-        RETURNING id
-        """,
-        (source_id, target_id, link_type, confidence, origin, pipeline_version, note[:500]),
+        "SELECT ctx_write_link(%s::uuid, %s::uuid, %s::text, %s::real, %s::text, %s::integer, "
+        "%s::text) AS id",
+        (source_id, target_id, link_type, confidence, origin, pipeline_version, note),
     ).fetchone()
-    return int(row["id"]) if row else None
+    return int(row["id"]) if row and row["id"] is not None else None
 
 
 _LIST = f"""

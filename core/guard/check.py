@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from psycopg.types.json import Jsonb
 
-from ctx.core.graph.links import write_link
 from ctx.core.guard.language import note_language
 from ctx.core.guard.thresholds import Thresholds, thresholds_for
 from ctx.core.guard.update import is_update, shown
@@ -311,7 +310,11 @@ def _link(
     if decision == TRANSLATION:
         source, target = block["id"], match.block_id
     note = "guard: an update" if decision == UPDATE else "guard: a translation"
-    return write_link(conn, source, target, LINKED[decision], 1.0, origin="guard", note=note)
+    row = conn.execute(  # the links' own rule (migrations/functions/ctx_write_link.sql)
+        "SELECT ctx_write_link(%s::uuid, %s::uuid, %s::text, 1.0, 'guard', NULL, %s::text) AS id",
+        (source, target, LINKED[decision], note),
+    ).fetchone()
+    return int(row["id"]) if row and row["id"] is not None else None
 
 
 def _unlink_earlier_check(conn: psycopg.Connection[Any], block_id: str) -> None:
