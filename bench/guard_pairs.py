@@ -24,6 +24,17 @@ note's pairs go to one half (even notes tune, odd notes held out). Copies should
 a changed fact must never be.
 
     .venv/bin/python bench/guard_pairs.py --embedder e5 --copies
+
+``--updates`` (issue 36) puts both sets together, in two halves: half A is guard_pairs_tune.json
+and the even notes of guard_copies.json, half B guard_pairs_holdout.json (the second author) and
+the odd notes. Copies (exact, light edits, formatting-only re-saves) should be archived; changed
+facts (one value replaced, a flipped decision, a follow-up sentence added: guard_copies.json;
+several values revised: the ``changed`` notes) recorded as updates; translations linked as
+translations; paraphrases are left for review (the same note reworded: a person decides), and
+siblings and unrelated notes must be neither archived nor linked. The rules' figures
+(ctx.core.guard.update) were tuned on half A; half B confirms them.
+
+    .venv/bin/python bench/guard_pairs.py --embedder e5 --updates
 """
 
 from __future__ import annotations
@@ -49,6 +60,8 @@ from ctx.core.guard import (
     CLEAN,
     NEAR_DUPLICATE,
     NEEDS_REVIEW,
+    TRANSLATION,
+    UPDATE,
     Neighbour,
     Thresholds,
     decide,
@@ -188,6 +201,91 @@ def copies_report(pairs: list[Pair], sims: np.ndarray, limits: Thresholds) -> di
                      "review": got[NEEDS_REVIEW], "clean": got[CLEAN]}  # fmt: skip
     out["copies_not_archived"] = missed
     return out
+
+
+def copies_and_updates(which: str) -> list[Pair]:
+    """guard_copies.json's notes of one half as pairs: its copies (``light``), each changed fact
+    (``changed``, under a copy's title), each follow-up sentence added (``changed``) and its
+    translation (``translation``)."""
+    notes = json.loads((DATA / "guard_copies.json").read_text("utf-8"))["notes"]
+    out: list[Pair] = []
+    for i, note in enumerate(notes):
+        if (i % 2 == 0) != (which == "tune"):
+            continue
+        t, c, lang = note["title"], note["content"], note["lang"]
+        titles = [copy["title"] for copy in note["copies"]]
+        for copy in note["copies"]:
+            out.append(Pair("light", lang, t, c, copy["title"], copy["content"]))
+        for k, fact in enumerate(note["facts"]):
+            assert fact["from"] in c, (t, fact["from"])
+            changed = c.replace(fact["from"], fact["to"])
+            out.append(Pair("changed", lang, t, c, titles[k % len(titles)], changed))
+        for k, sentence in enumerate(note.get("follow_ups", [])):
+            follow_up = c.rstrip() + ("\n" if "\n" in c else " ") + sentence
+            out.append(Pair("changed", lang, t, c, titles[(k + 1) % len(titles)], follow_up))
+        if note.get("translation"):
+            other = note["translation"]
+            out.append(Pair("translation", lang, t, c, other["title"], other["content"]))
+    return out
+
+
+UPDATE_EXPECTED = {
+    "exact": NEAR_DUPLICATE,
+    "light": NEAR_DUPLICATE,
+    "changed": UPDATE,
+    "translation": TRANSLATION,
+    "paraphrase": NEEDS_REVIEW,
+    "sibling": CLEAN,
+    "unrelated": CLEAN,
+}
+TARGETS = {"copies_archived": ">= 0.90", "wrong_archives": "0", "updates": ">= 0.80",
+           "changed_left_for_review": "<= 0.20"}  # fmt: skip
+
+
+def updates_report(pairs: list[Pair], sims: np.ndarray, limits: Thresholds) -> dict[str, Any]:
+    """The issue's figures for one half, each beside its target, and every class's decisions."""
+    by_class: dict[str, Counter[str]] = defaultdict(Counter)
+    wrong: list[dict[str, Any]] = []
+    for p, s in zip(pairs, sims, strict=True):
+        block = {"title": p.b_title, "content": p.b_content}
+        decision, _, details = decide(block, Neighbour("a", "s", float(s), p.a_title, p.a_content),
+                                      limits)  # fmt: skip
+        by_class[p.cls][decision] += 1
+        linked = decision in (UPDATE, TRANSLATION)
+        if decision != UPDATE_EXPECTED[p.cls] and (p.cls in ("changed", "translation") or linked
+                                                    or decision == NEAR_DUPLICATE):  # fmt: skip
+            wrong.append({"class": p.cls, "lang": p.lang, "similarity": round(float(s), 4),
+                          "decision": decision, "title": p.b_title,
+                          "changes": details.get("changes", [])[:4]})  # fmt: skip
+
+    def share(cls: str, decision: str) -> str:
+        n = sum(by_class[cls].values())
+        return f"{by_class[cls][decision]}/{n} = {by_class[cls][decision] / n:.2f}" if n else "-"
+
+    copies = by_class["exact"] + by_class["light"]
+    n_copies = sum(copies.values())
+    not_copies = [c for c in by_class if UPDATE_EXPECTED[c] != NEAR_DUPLICATE]
+    figures = {
+        "copies_archived": f"{copies[NEAR_DUPLICATE]}/{n_copies} = "
+        f"{copies[NEAR_DUPLICATE] / n_copies:.2f}",
+        "wrong_archives": sum(by_class[c][NEAR_DUPLICATE] for c in not_copies),
+        "updates": share("changed", UPDATE),
+        "changed_left_for_review": share("changed", NEEDS_REVIEW),
+        "translations_linked": share("translation", TRANSLATION),
+        "paraphrases_left_for_review": share("paraphrase", NEEDS_REVIEW),
+        "wrong_links": sum(
+            by_class[c][d]
+            for c in by_class
+            for d in (UPDATE, TRANSLATION)
+            if UPDATE_EXPECTED[c] != d
+        ),
+    }
+    return {
+        "figures": figures,
+        "targets": TARGETS,
+        "classes": {c: dict(by_class[c]) for c in UPDATE_EXPECTED if by_class[c]},
+        "misses": wrong,
+    }
 
 
 def similarities(embedder_name: str, pairs: list[Pair]) -> np.ndarray:
@@ -371,11 +469,35 @@ def main() -> None:
     ap.add_argument("--similarity-only", action="store_true", help="guard.same_words off")
     ap.add_argument("--e2e", action="store_true")
     ap.add_argument("--copies", action="store_true", help="the copies / changed-facts set")
+    ap.add_argument("--updates", action="store_true", help="issue 36: updates, translations")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     same = not args.similarity_only
     started = time.perf_counter()
     out: dict[str, Any] = {"embedder": args.embedder, "same_words": same}
+    if args.updates:
+        from ctx.plugins.embed.local_models import E5Embedder, MiniLMEmbedder
+
+        calibrated = (E5Embedder if args.embedder == "e5" else MiniLMEmbedder).guard_thresholds
+        d = args.duplicate if args.duplicate is not None else calibrated[0]
+        r = args.review if args.review is not None else calibrated[1]
+        out["thresholds"] = {"duplicate": d, "review": r}
+        for half, label in (("tune", "A"), ("holdout", "B")):
+            pairs = load(half) + copies_and_updates(half)
+            sims = similarities(args.embedder, pairs)
+            out[f"half_{label}"] = updates_report(pairs, sims, Thresholds(d, r, "bench"))
+        out["seconds"] = round(time.perf_counter() - started, 1)
+        if not args.json:
+            for label in ("A", "B"):
+                half = out[f"half_{label}"]
+                print(f"== half {label} ({'tune' if label == 'A' else 'confirm'})")
+                for key, value in half["figures"].items():
+                    print(f"  {key:28} {value!s:18} target {TARGETS.get(key, '-')}")
+                for cls, got in half["classes"].items():
+                    print(f"  {cls:12} {got}")
+            return
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return
     if args.copies:
         from ctx.plugins.embed.local_models import E5Embedder, MiniLMEmbedder
 

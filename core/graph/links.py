@@ -4,7 +4,9 @@ A link reads source -> target. ``supersedes``: the source is the newer block and
 the target (the convention the seed settled on after finding every inverted link in production).
 ``causal``: the source's event or decision led to the target; ``factual``: the source specifies
 what the target implements; ``topical``: both treat the same subject (the fallback);
-``recurrent``: both are occurrences of one recurring event.
+``recurrent``: both are occurrences of one recurring event; ``translation``: the source says what
+the target says in another language (the Guard writes it, origin ``guard``, as it writes the
+``supersedes`` link of an update it recognises; ctx.core.guard.check).
 
 Deleting a link in review keeps it as ``rejected``: it is never read as a link again, and Dream does
 not make it again. Every reader filters both ends by the caller's read scopes.
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from ctx.core.access import Principal
     from ctx.core.app import App
 
-LINK_TYPES = ("supersedes", "causal", "factual", "topical", "recurrent")
+LINK_TYPES = ("supersedes", "causal", "factual", "topical", "recurrent", "translation")
 SYMMETRIC = frozenset({"topical", "recurrent"})
 LIVE = "status <> 'rejected'"
 MAX_LIST = 200
@@ -112,19 +114,11 @@ def write_link(
     ):
         return None
     row = conn.execute(
-        """
-        INSERT INTO context_links (source_id, target_id, link_type, confidence, origin,
-                                   pipeline_version, note)
-        VALUES (%s, %s, %s, %s, %s, %s, %s)
-        ON CONFLICT (source_id, target_id, link_type) DO UPDATE
-           SET confidence = greatest(context_links.confidence, EXCLUDED.confidence),
-               pipeline_version = EXCLUDED.pipeline_version
-         WHERE context_links.status <> 'rejected'
-        RETURNING id
-        """,
-        (source_id, target_id, link_type, confidence, origin, pipeline_version, note[:500]),
+        "SELECT ctx_write_link(%s::uuid, %s::uuid, %s::text, %s::real, %s::text, %s::integer, "
+        "%s::text) AS id",
+        (source_id, target_id, link_type, confidence, origin, pipeline_version, note),
     ).fetchone()
-    return int(row["id"]) if row else None
+    return int(row["id"]) if row and row["id"] is not None else None
 
 
 _LIST = f"""

@@ -13,7 +13,7 @@ from ctx.core.blocks import BlockId, BlockRef
 from ctx.core.validation import IsoDate, Strict
 
 LinkStatus = Literal["active", "confirmed", "rejected"]
-LinkType = Literal["supersedes", "causal", "factual", "topical", "recurrent"]
+LinkType = Literal["supersedes", "causal", "factual", "topical", "recurrent", "translation"]
 
 # -- the neighbourhood of a block ---------------------------------------------------------------
 

@@ -12,7 +12,9 @@ endorsement), at most ``query.graph_max_new`` of them: inside the window the thr
 the reranker see, below the native best hits. Neighbours pass the query's own filters (scopes,
 category, tags, excluded ids and types) and the types' reach in the graph (``TYPE_REACH``: no
 excluded type, a private one only in the category the query names). The seed's production
-verdict was graph on; docs/benchmarks.md has our measurement with and without.
+verdict was graph on; docs/benchmarks.md has our measurement with and without. A
+``translation`` link is not followed: the other language's version says the same again and would
+spend the budget twice (the query reaches either language through the multilingual embedding).
 
 ``supersedes`` (after rerank): sources carry ``superseded_by``. For a query that names no time, a
 superseded block is dropped when one of its superseders is among the candidates too, and that

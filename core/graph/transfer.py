@@ -29,7 +29,7 @@ class LinkLine(TransferLine):
     target_id: str = Field(pattern=UUID_PATTERN)
     link_type: str
     confidence: float = Field(ge=0, le=1)
-    origin: Literal["dream", "user"] = "dream"
+    origin: Literal["dream", "user", "guard"] = "dream"
     status: Literal["active", "confirmed", "rejected"] = "active"
     note: str = Field(default="", max_length=10_000)
     pipeline_version: int | None = None

@@ -8,8 +8,11 @@ from ctx.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from ctx.core.guard.check import (
         CLEAN,
+        DECISIONS,
         NEAR_DUPLICATE,
         NEEDS_REVIEW,
+        TRANSLATION,
+        UPDATE,
         Decision,
         Neighbour,
         decide,
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLEAN",
+    "DECISIONS",
     "GUARD_FLAGS",
     "GUARD_JOBS",
     "GUARD_STATS",
@@ -48,6 +52,8 @@ __all__ = [
     "RESOLUTIONS",
     "RESOLVE_GUARD_FLAG",
     "SET_GUARD_THRESHOLDS",
+    "TRANSLATION",
+    "UPDATE",
     "Decision",
     "GuardFlagsRequest",
     "GuardResolution",

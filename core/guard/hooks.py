@@ -38,6 +38,23 @@ SETTINGS = [
         "number, date, name or decision is flagged for review instead. Off: the similarity "
         "alone decides, as in the seed.",
     ),
+    Setting(
+        "guard.updates",
+        bool,
+        True,
+        "A block that says an earlier one again with changed values (a date, amount, name, "
+        "version, a flipped decision) or an added follow-up is recorded as an update: a "
+        "supersedes link from the newer block to the older one, which stays as history. Off: "
+        "such a block is flagged for review. Needs guard.same_words.",
+    ),
+    Setting(
+        "guard.translations",
+        bool,
+        True,
+        "A block as similar as review asks, written in the other language (English / German) "
+        "than the earlier block, is linked to it as a translation, not flagged. Off: flagged "
+        "for review. Needs guard.same_words.",
+    ),
 ]
 
 

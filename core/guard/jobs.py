@@ -56,7 +56,7 @@ def run_checks(app: App, block_ids: list[str]) -> tuple[list[Decision], list[str
         rows = conn.execute(
             """
             SELECT b.id::text AS id, b.scope, b.category, b.title, b.content, b.block_type,
-                   b.is_archived, b.guard_status, b.created_at,
+                   b.is_archived, b.guard_status, b.created_at, b.occurred_at,
                    (SELECT e.content_hash = b.content_hash FROM context_block_embeddings e
                      WHERE e.block_id = b.id AND e.generation = %s) AS embedded
               FROM context_blocks b WHERE b.id = ANY(%s::uuid[])

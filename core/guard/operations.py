@@ -11,7 +11,8 @@ SERVICE = "ctx.core.guard.service"
 
 GUARD_FLAGS = Operation(
     name="guard.flags",
-    summary="Open Guard flags in the key's scopes (both blocks readable), newest first.",
+    summary="Open Guard flags, archived copies and recorded updates (with the change) in the "
+    "key's scopes (both blocks readable), newest first.",
     service=f"{SERVICE}:flags",
     input=GuardFlagsRequest,
     rest=Rest("GET", "/api/guard"),
@@ -28,7 +29,8 @@ GUARD_STATS = Operation(
 
 RESOLVE_GUARD_FLAG = Operation(
     name="guard.resolve",
-    summary="Keep both, archive one, or merge one into the other (with provenance).",
+    summary="Keep both, archive one, merge one into the other (with provenance), or unlink "
+    "(undo an update or a translation the Guard recorded).",
     service=f"{SERVICE}:resolve",
     input=GuardResolution,
     kind="write",
@@ -37,7 +39,8 @@ RESOLVE_GUARD_FLAG = Operation(
         "/api/guard/resolve",
         errors={
             404: "No flag on that block in the key's scopes.",
-            409: "Ambiguous id prefix, or the flag is already resolved.",
+            409: "Ambiguous id prefix, the flag is already resolved, or unlink on a flag that "
+            "is no update or translation.",
         },
     ),
     cli=True,

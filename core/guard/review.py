@@ -1,4 +1,4 @@
-"""Reviewing the Guard's flags: list, stats, and the three resolutions.
+"""Reviewing the Guard's flags: list, stats, and the four resolutions.
 
 - ``keep_both``: the flagged block stays (brought back if the Guard archived it), marked
   ``reviewed``; it is not flagged again while its content is unchanged.
@@ -7,6 +7,13 @@
 - ``merge``: the content of one is appended to the other (``which`` names the one that stays),
   whose metadata records where it came from (``merged_from``); the merged-away block is archived
   and marked ``merged``.
+- ``unlink``: undo an update or a translation the Guard recorded: its link (``supersedes`` or
+  ``translation``) is rejected (never read again, never written again for the pair), both blocks
+  stay, the block is marked ``reviewed``.
+
+The open list holds what a person may want to look at or undo: flags (``needs_review``), copies
+the Guard archived (``near_duplicate``) and updates it recorded (``update``, with the change in
+``details.changes``); translations are listed when asked for by name (``decision``).
 
 A caller sees a flag only when it can read both blocks; resolving needs write access (the home
 scope) to every block the resolution changes. Cross-scope matches are listed to admin keys only,
@@ -20,18 +27,21 @@ from typing import TYPE_CHECKING, Any
 
 from ctx.core.blocks import BlockChanges, fetch_block, resolve_id, set_archived, update_block
 from ctx.core.errors import Conflict, NotFound, ValidationError
+from ctx.core.guard.check import DECISIONS, LINKED
 
 if TYPE_CHECKING:
+    import psycopg
+
     from ctx.core.access import Principal
     from ctx.core.app import App
 
-RESOLUTIONS = ("keep_both", "archive", "merge")
-OPEN_DECISIONS = ("needs_review", "near_duplicate")
+RESOLUTIONS = ("keep_both", "archive", "merge", "unlink")
+OPEN_DECISIONS = ("needs_review", "near_duplicate", "update")
 MAX_LIST = 200
 
 _LIST = """
 SELECT m.block_id::text AS block_id, m.match_id::text AS match_id, m.similarity, m.decision,
-       m.reason, m.checked_at, m.duplicate_at, m.review_at, m.resolution,
+       m.reason, m.checked_at, m.duplicate_at, m.review_at, m.resolution, m.details,
        b.scope, b.category, b.title, b.is_archived, b.guard_status,
        o.scope AS match_scope, o.category AS match_category, o.title AS match_title,
        o.is_archived AS match_archived
@@ -39,7 +49,8 @@ SELECT m.block_id::text AS block_id, m.match_id::text AS match_id, m.similarity,
   JOIN context_blocks b ON b.id = m.block_id
   JOIN context_blocks o ON o.id = m.match_id
  WHERE b.scope = ANY(%(scopes)s) AND o.scope = ANY(%(scopes)s)
-   AND (%(all)s OR (m.resolution IS NULL AND m.decision = ANY(%(open)s)))
+   AND (%(all)s OR (m.resolution IS NULL
+                    AND (m.decision = ANY(%(open)s) OR m.decision = %(decision)s)))
    AND (%(decision)s::text IS NULL OR m.decision = %(decision)s)
  ORDER BY m.checked_at DESC, m.block_id
  LIMIT %(limit)s
@@ -68,10 +79,8 @@ def list_flags(
     limit: int = 50,
 ) -> list[dict[str, Any]]:
     """The Guard's open flags (or all checks with a match) the caller may see, newest first."""
-    if decision is not None and decision not in ("near_duplicate", "needs_review", "clean"):
-        raise ValidationError(
-            "decision must be near_duplicate, needs_review or clean", field="decision"
-        )
+    if decision is not None and decision not in DECISIONS:
+        raise ValidationError(f"decision must be one of {', '.join(DECISIONS)}", field="decision")
     limit = max(1, min(int(limit), MAX_LIST))
     with app.connection() as conn:
         if cross_scope:
@@ -105,8 +114,8 @@ def guard_stats(app: App, who: Principal) -> dict[str, Any]:
             "JOIN context_blocks b ON b.id = m.block_id "
             "JOIN context_blocks o ON o.id = m.match_id "
             "WHERE b.scope = ANY(%s) AND o.scope = ANY(%s) AND m.resolution IS NULL "
-            "AND m.decision <> 'clean' GROUP BY m.decision",
-            (scopes, scopes),
+            "AND m.decision = ANY(%s) GROUP BY m.decision",
+            (scopes, scopes, list(OPEN_DECISIONS)),
         ).fetchall()
         recent = conn.execute(
             "SELECT w.detail->>'decision' AS decision, count(*) AS n FROM context_write_log w "
@@ -145,20 +154,24 @@ def _flag(app: App, who: Principal, ident: str) -> dict[str, Any]:
 
 def _settle(app: App, who: Principal, block_id: str, resolution: str, status: str) -> None:
     with app.connection() as conn:
-        conn.execute(
-            "UPDATE context_guard_matches SET resolution = %s, resolved_at = now(), "
-            "resolved_by = %s WHERE block_id = %s",
-            (resolution, who.key_id, block_id),
-        )
-        conn.execute(
-            "UPDATE context_blocks SET guard_status = %s WHERE id = %s", (status, block_id)
-        )
-        conn.execute(
-            "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
-            "SELECT %s, 'guard.resolved', id, scope, jsonb_build_object('resolution', %s::text) "
-            "FROM context_blocks WHERE id = %s",
-            (who.key_id, resolution, block_id),
-        )
+        _settle_in(conn, who, block_id, resolution, status)
+
+
+def _settle_in(
+    conn: psycopg.Connection[Any], who: Principal, block_id: str, resolution: str, status: str
+) -> None:
+    conn.execute(
+        "UPDATE context_guard_matches SET resolution = %s, resolved_at = now(), "
+        "resolved_by = %s WHERE block_id = %s",
+        (resolution, who.key_id, block_id),
+    )
+    conn.execute("UPDATE context_blocks SET guard_status = %s WHERE id = %s", (status, block_id))
+    conn.execute(
+        "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
+        "SELECT %s, 'guard.resolved', id, scope, jsonb_build_object('resolution', %s::text) "
+        "FROM context_blocks WHERE id = %s",
+        (who.key_id, resolution, block_id),
+    )
 
 
 def _merge(app: App, who: Principal, keep_id: str, gone_id: str) -> dict[str, Any]:
@@ -202,7 +215,9 @@ def resolve_flag(
     flag = _flag(app, who, ident)
     block_id, match_id = flag["block_id"], flag["match_id"]
     out: dict[str, Any] = {"block_id": block_id, "match_id": match_id, "resolution": resolution}
-    if resolution == "keep_both":
+    if resolution == "unlink":
+        out["unlinked"] = _unlink(app, who, flag)
+    elif resolution == "keep_both":
         who.require_write(_scope(app, block_id))
         with app.connection() as conn:
             archived = fetch_block(conn, block_id)["is_archived"]
@@ -228,6 +243,31 @@ def resolve_flag(
                     "UPDATE context_blocks SET guard_status = 'merged' WHERE id = %s", (gone,)
                 )
     return out
+
+
+def _unlink(app: App, who: Principal, flag: dict[str, Any]) -> int:
+    """Reject the link the Guard wrote for an update or a translation; settle the flag."""
+    link_type = LINKED.get(flag["decision"])
+    if link_type is None:
+        raise Conflict(f"unlink undoes an update or a translation; this flag is {flag['decision']}")
+    who.require_write(_scope(app, flag["block_id"]))
+    ends = [flag["block_id"], flag["match_id"]]
+    with app.connection() as conn:
+        row = conn.execute(
+            "UPDATE context_links SET status = 'rejected', reviewed_at = now(), reviewed_by = %s "
+            "WHERE link_type = %s AND origin = 'guard' AND status <> 'rejected' "
+            "AND source_id = ANY(%s::uuid[]) AND target_id = ANY(%s::uuid[]) RETURNING id",
+            (who.key_id, link_type, ends, ends),
+        ).fetchone()
+        if row is not None:
+            conn.execute(
+                "INSERT INTO context_write_log (api_key_id, action, block_id, scope, detail) "
+                "SELECT %s, 'link.rejected', id, scope, jsonb_build_object('link_id', %s::bigint) "
+                "FROM context_blocks WHERE id = %s",
+                (who.key_id, row["id"], flag["block_id"]),
+            )
+        _settle_in(conn, who, flag["block_id"], "unlinked", "reviewed")
+    return int(row["id"]) if row is not None else 0
 
 
 def _bring_back(app: App, who: Principal, block_id: str) -> None:

@@ -12,7 +12,9 @@ from ctx.core.validation import Strict, state_the_rule
 
 
 class GuardFlagsRequest(Strict):
-    decision: Literal["near_duplicate", "needs_review", "clean"] | None = None
+    decision: Literal["near_duplicate", "update", "translation", "needs_review", "clean"] | None = (
+        None
+    )
     all: bool = Field(default=False, description="Resolved flags too.")
     cross_scope: bool = Field(default=False, description="Admins: matches across scopes.")
     limit: int = Field(default=50, ge=1, le=200)
@@ -22,7 +24,10 @@ class GuardResolution(Strict):
     """How a flagged block and the earlier block it resembles are settled."""
 
     id: BlockRef = Field(max_length=36, description="The flagged block (id or prefix).")
-    resolution: Literal["keep_both", "archive", "merge"]
+    resolution: Literal["keep_both", "archive", "merge", "unlink"] = Field(
+        description="unlink: undo an update or a translation the Guard recorded (its link is "
+        "rejected, both blocks stay)."
+    )
     which: Literal["block", "match"] = Field(
         default="block",
         description="archive: the one archived; merge: the one that stays.",

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, Literal
 
+from psycopg.types.json import Jsonb
 from pydantic import Field
 
 from ctx.core.blocks import (
@@ -24,8 +25,9 @@ from ctx.core.blocks import (
     skipped,
 )
 
-Status = Literal["clean", "needs_review", "near_duplicate", "reviewed", "merged", "unchecked"]
-Decision = Literal["near_duplicate", "needs_review", "clean"]
+Status = Literal["clean", "needs_review", "near_duplicate", "update", "translation", "reviewed",
+                 "merged", "unchecked"]  # fmt: skip
+Decision = Literal["near_duplicate", "update", "translation", "needs_review", "clean"]
 
 
 class GuardLine(TransferLine):
@@ -42,13 +44,15 @@ class GuardLine(TransferLine):
     cross_match_id: str | None = Field(default=None, pattern=UUID_PATTERN)
     cross_similarity: float | None = None
     matched_at: datetime | None = None
-    resolution: Literal["keep_both", "archived", "merged"] | None = None
+    resolution: Literal["keep_both", "archived", "merged", "unlinked"] | None = None
     resolved_at: datetime | None = None
     resolved_by: str | None = Field(default=None, pattern=UUID_PATTERN)
+    details: dict[str, Any] = Field(default_factory=dict)
 
 
 MATCH = ("match_id", "similarity", "decision", "reason", "duplicate_at", "review_at",
-         "cross_match_id", "cross_similarity", "resolution", "resolved_at", "resolved_by")  # fmt: skip
+         "cross_match_id", "cross_similarity", "resolution", "resolved_at", "resolved_by",
+         "details")  # fmt: skip
 UUIDS = ("match_id", "cross_match_id", "resolved_by")
 
 # A neighbour is named only when it is exported too: the id of a block in another scope never
@@ -58,7 +62,8 @@ SELECT b.id::text AS block_id, b.guard_status AS status, b.guard_checked_at AS c
        o.id::text AS match_id, m.similarity, m.decision, m.reason, m.duplicate_at, m.review_at,
        c.id::text AS cross_match_id, CASE WHEN c.id IS NOT NULL THEN m.cross_similarity END
            AS cross_similarity,
-       m.checked_at AS matched_at, m.resolution, m.resolved_at, m.resolved_by::text AS resolved_by
+       m.checked_at AS matched_at, m.resolution, m.resolved_at, m.resolved_by::text AS resolved_by,
+       m.details
   FROM context_blocks b
   LEFT JOIN context_guard_matches m ON m.block_id = b.id
   LEFT JOIN context_blocks o ON o.id = m.match_id AND o.scope = ANY(%(scopes)s)
@@ -78,7 +83,7 @@ SELECT b.guard_status AS status, b.guard_checked_at AS checked_at,
 
 def export_guard(reader: ExportContext) -> Iterator[dict[str, Any]]:
     for row in reader.rows(_EXPORT):
-        line = {k: v for k, v in row.items() if v is not None}
+        line = {k: v for k, v in row.items() if v is not None and v != {}}
         for key in ("checked_at", "matched_at", "resolved_at"):
             if key in line:
                 line[key] = line[key].isoformat()
@@ -112,7 +117,12 @@ def restore_guard(restore: RestoreContext, line: GuardLine) -> str:
         ON CONFLICT (block_id) DO UPDATE SET checked_at = EXCLUDED.checked_at,
             generation = NULL, {", ".join(f"{k} = EXCLUDED.{k}" for k in MATCH)}
         """,
-        {**wanted, "block_id": line.block_id, "matched_at": line.matched_at or line.checked_at},
+        {
+            **wanted,
+            "block_id": line.block_id,
+            "matched_at": line.matched_at or line.checked_at,
+            "details": Jsonb(line.details),
+        },
     )
     return outcome
 

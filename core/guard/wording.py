@@ -383,3 +383,54 @@ def word_changes(a: str, b: str, titles: str = "") -> tuple[list[str], list[str]
         if _changes(_words(aside[0]), _words(aside[1])) == ([], []):
             return [], []
     return changes
+
+
+def changed_stretches(old: str, new: str, titles: str = "") -> list[tuple[str, str]]:
+    """Where ``new`` says something else than ``old``: each changed stretch as (before, after)
+    in the texts' own words, in order, an empty side for words removed or added. What
+    ``word_changes`` sets aside (case, punctuation, Markdown, spelling variants, typos, dropped
+    function words, headings that repeat the notes) is no stretch; the order of bullets is."""
+    body = _HEADING.sub("", old + "\n" + new + "\n" + titles)
+    known = set(_words(body)[0])
+    sides = []
+    for text, other in ((old, new), (new, old)):
+        plain = _structure_aside(text, known if not _HEADING.search(other) else set(), False)
+        spans = [m.span() for m in _WORD.finditer(plain)]
+        sides.append((_Quoted(plain, spans), *_words(plain)))
+    (wa, ka, na), (wb, kb, nb) = sides
+    out: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        here, there = _unmatched(
+            list(zip(ka[i1:i2], na[i1:i2], strict=True)),
+            list(zip(kb[j1:j2], nb[j1:j2], strict=True)),
+        )
+        if here or there:
+            out.append((wa.between(i1, i2), wb.between(j1, j2)))
+    return out
+
+
+_JOINERS = frozenset(".,:/-")
+
+
+class _Quoted:
+    """A text and its words' spans: a stretch of words quoted as written ("02:00", not "02 00")."""
+
+    def __init__(self, text: str, spans: list[tuple[int, int]]) -> None:
+        self.text, self.spans = text, spans
+
+    def between(self, first: int, end: int) -> str:
+        """Words ``first`` to ``end`` (exclusive), widened to whole values: "02" of "02:00"."""
+        if first >= end:
+            return ""
+        while first > 0 and self._joined(first - 1):
+            first -= 1
+        while end < len(self.spans) and self._joined(end - 1):
+            end += 1
+        return " ".join(self.text[self.spans[first][0] : self.spans[end - 1][1]].split())
+
+    def _joined(self, k: int) -> bool:
+        """Word ``k`` and the next are one value ("02:00", "2026-09-30", "4,200")."""
+        gap = self.text[self.spans[k][1] : self.spans[k + 1][0]]
+        return len(gap) == 1 and gap in _JOINERS

@@ -20,7 +20,10 @@ from ctx.core.guard import (
 from ctx.ui.cli.common import JsonOpt, console, dump_json
 from ctx.ui.cli.present import presents
 
-guard_app = typer.Typer(help="The Guard: near-duplicates caught on write.", no_args_is_help=True)
+guard_app = typer.Typer(
+    help="The Guard: near-duplicates caught on write, updates and translations recorded.",
+    no_args_is_help=True,
+)
 
 
 def _given(**params: Any) -> dict[str, Any]:
@@ -32,7 +35,10 @@ def _given(**params: Any) -> dict[str, Any]:
 @presents(GUARD_FLAGS)
 def guard_list(
     decision: Annotated[
-        str | None, typer.Option("--decision", help="near_duplicate, needs_review or clean.")
+        str | None,
+        typer.Option(
+            "--decision", help="near_duplicate, update, translation, needs_review or clean."
+        ),
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Resolved flags too.")] = False,
     cross_scope: Annotated[
@@ -41,7 +47,8 @@ def guard_list(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200)] = 50,
     as_json: JsonOpt = False,
 ) -> None:
-    """Flagged blocks and the earlier blocks they resemble, newest first."""
+    """Flagged blocks, copies archived and updates recorded, with the earlier blocks they
+    resemble and what changed (before -> after), newest first."""
     filters = _given(decision=decision, all=all_, cross_scope=cross_scope, limit=limit)
     result = Client().call(GUARD_FLAGS, filters)
     if as_json:
@@ -57,6 +64,9 @@ def guard_list(
         if f.get("reason"):
             line.append(f"  {f['reason']}", style="dim")
         console.print(line)
+        for change in (f.get("details") or {}).get("changes", []):
+            console.print(f"    - {change['before'] or '(nothing)'}", style="red", markup=False)
+            console.print(f"    + {change['after'] or '(nothing)'}", style="green", markup=False)
     if not result["flags"]:
         console.print("nothing flagged")
 
@@ -79,7 +89,7 @@ def guard_stats(as_json: JsonOpt = False) -> None:
 @presents(RESOLVE_GUARD_FLAG)
 def guard_resolve(
     block: Annotated[str, typer.Argument(help="The flagged block (id or prefix).")],
-    resolution: Annotated[str, typer.Argument(help="keep_both, archive or merge.")],
+    resolution: Annotated[str, typer.Argument(help="keep_both, archive, merge or unlink.")],
     which: Annotated[
         str,
         typer.Option(
@@ -88,9 +98,10 @@ def guard_resolve(
     ] = "block",
     as_json: JsonOpt = False,
 ) -> None:
-    """Keep both blocks, archive one, or merge one into the other."""
-    if resolution not in ("keep_both", "archive", "merge"):
-        raise ValidationError("resolution must be keep_both, archive or merge")
+    """Keep both blocks, archive one, merge one into the other, or unlink (undo an update or a
+    translation the Guard recorded)."""
+    if resolution not in ("keep_both", "archive", "merge", "unlink"):
+        raise ValidationError("resolution must be keep_both, archive, merge or unlink")
     if which not in ("block", "match"):
         raise ValidationError("--which must be block or match")
     result = Client().call(

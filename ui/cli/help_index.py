@@ -124,7 +124,11 @@ COMMANDS: tuple[tuple[str, str, bool], ...] = (
     ("dream", "Dream: links between blocks made in the background.", True),
     ("embed", "Embedding generations: status, rebuild, reblend.", True),
     ("governor", "The context governor: governed threads, their watermarks and index.", True),
-    ("guard", "The Guard: near-duplicates caught on write.", True),
+    (
+        "guard",
+        "The Guard: near-duplicates caught on write, updates and translations recorded.",
+        True,
+    ),
     ("mcp", "MCP: the stdio server and OAuth clients for remote MCP clients.", True),
     (
         "secrets",

@@ -313,6 +313,33 @@ def test_keep_both_over_htmx_swaps_the_item_with_the_outcome(
     assert "Nothing to review" in browser.get("/review").text
 
 
+def test_an_update_shows_its_change_and_undo_unlinks_it(
+    app: App, browser: Browser, team: Principal
+) -> None:
+    """Issue 36: a re-save with a changed time is recorded as an update; the review page shows
+    the change, and one click (no confirmation: nothing is lost) removes the link."""
+    _store(app, team, "Backup plan", BACKUP, category="ops")
+    drain(app, "embed")
+    drain(app, "guard")
+    newer = _store(app, team, "backup plan", BACKUP.replace("02:00", "04:00"), category="infra")
+    drain(app, "embed")
+    drain(app, "guard")
+    for htmx in (False, True):
+        text = browser.get("/review", htmx=htmx).text
+        assert "“backup plan” updates “Backup plan”" in text
+        assert "<del>02:00</del>" in text and "<ins>04:00</ins>" in text
+        assert 'value="unlink"' in text and "Undo: not an update" in text
+    r = browser.post("/review/guard/resolve", {"id": newer, "action": "unlink"}, htmx=True)
+    assert r.status_code == 200, r.text
+    assert "Unlinked “backup plan” from “Backup plan”" in r.text
+    state = _flag_state(app, newer)
+    assert (state["resolution"], state["guard_status"]) == ("unlinked", "reviewed")
+    with app.connection() as conn:
+        assert [row["status"] for row in conn.execute("SELECT status FROM context_links")] == [
+            "rejected"
+        ]
+
+
 @pytest.mark.parametrize(
     ("action", "archived", "kept"),
     [

@@ -26,6 +26,8 @@ GUARD_BADGES = {
     "reviewed": "ok",
     "needs_review": "warn",
     "near_duplicate": "bad",
+    "update": "ok",
+    "translation": "ok",
 }
 HEADING_RE = re.compile(r"<(/?)h([1-6])>")
 M = TypeVar("M", bound=pydantic.BaseModel)

@@ -34,7 +34,10 @@ ACTIONS = {
     "archive_match": ("archive", "match"),
     "merge_into_block": ("merge", "block"),
     "merge_into_match": ("merge", "match"),
+    "unlink": ("unlink", "block"),
 }
+#: Actions that change nothing that cannot be set again: no confirmation asked.
+UNASKED = ("keep_both", "unlink")
 LINK_ACTIONS = ("confirm", "delete")
 
 
@@ -80,6 +83,7 @@ def _outcome(flag: dict[str, Any], action: str) -> str:
         "archive_match": f"Archived {match}; {block} stays.",
         "merge_into_block": f"Merged {match} into {block} and archived it.",
         "merge_into_match": f"Merged {block} into {match} and archived it.",
+        "unlink": f"Unlinked {block} from {match}; both stay, neither replaces the other.",
     }[action]
 
 
@@ -89,6 +93,7 @@ NOTICES = {
     "archive_match": "Archived the block it resembled.",
     "merge_into_block": "Merged the pair into the flagged block.",
     "merge_into_match": "Merged the pair into the block it resembled.",
+    "unlink": "Undid the update: both blocks stay, unlinked.",
     "confirm": "Confirmed the link.",
     "delete": "Deleted the link; Dream will not make it again.",
 }
@@ -139,7 +144,7 @@ def resolve(
     action: Annotated[str, Form(max_length=20)],
     confirm: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
-    """Keep both, archive one or merge one into the other."""
+    """Keep both, archive one, merge one into the other, or unlink an update."""
     if action not in ACTIONS:
         raise ValidationError(f"action must be one of {', '.join(ACTIONS)}", field="action")
     try:
@@ -148,7 +153,7 @@ def resolve(
         if not _htmx(request):
             raise
         return _flag_item(request, id, None, error=exc.message, status=exc.status_code)
-    if action != "keep_both" and confirm != "yes":
+    if action not in UNASKED and confirm != "yes":
         return _confirm_page(request, {"flag": flag, "action": action,
                                        "outcome": _outcome(flag, action)})  # fmt: skip
     resolution, which = ACTIONS[action]
