@@ -43,8 +43,8 @@ SETTINGS = [
     Setting(
         "governor.desk_items",
         int,
-        60,
-        "Most records the reading desk holds.",
+        150,
+        "Most records the reading desk holds (60 left a 4,000-token envelope a quarter empty).",
         minimum=0,
         maximum=500,
     ),
