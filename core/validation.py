@@ -176,12 +176,25 @@ def _state(node: Any) -> None:
     elif kind == "object":
         for prop in node.get("properties", {}).values():
             _state(prop)
+        names = [node["propertyNames"]] if "propertyNames" in node else []
+        patterns = node.get("patternProperties", {})
+        if patterns:  # a dict whose keys have a pattern: every key has it, and the key's rules
+            for key, value in patterns.items():
+                patterns[key] = _json_value(SCHEMA_DEPTH - 1) if value == {} else value
+                _state(patterns[key])
+            node["additionalProperties"] = False
+            node["propertyNames"] = {"allOf": [*names, {"pattern": NO_NUL}]}
+            return
         extra = node.get("additionalProperties", "properties" not in node)
         if extra is True or extra == {}:
             node["additionalProperties"] = _json_value(SCHEMA_DEPTH - 1)
-            node["propertyNames"] = {"pattern": NO_NUL}
+            node["propertyNames"] = (
+                {"allOf": [*names, {"pattern": NO_NUL}]} if names else {"pattern": NO_NUL}
+            )
         else:
             _state(extra)
+            if names:
+                node["propertyNames"] = {"allOf": [*names, {"pattern": NO_NUL}]}
     elif kind is None and not {"anyOf", "oneOf", "allOf", "enum", "const", "not"} & set(node):
         node.update(_json_value(SCHEMA_DEPTH))  # any value at all: a free-form one
 

@@ -404,8 +404,8 @@ def test_rerank_malformed(fresh: Any, client: httpx.Client) -> None:
 def test_rerank_hang_until_release(fresh: Any, client: httpx.Client) -> None:
     fresh.rerank_behaviour = "hang"
     timer = threading.Timer(0.2, fresh.release.set)
+    start = time.monotonic()  # before the timer starts: the release comes 0.2 s after it
     timer.start()
-    start = time.monotonic()
     try:
         response = _rerank(client)
     finally:

@@ -352,7 +352,7 @@ def test_raising_trust_needs_the_explicit_confirmation(app: App, admin: Browser)
         ({"model_map": ""}, "role &#39;synthesis&#39; has no model"),
         ({"base_url": "ftp://example.com"}, "http:// or https://"),
         ({"priority": "high"}, "priority must be a whole number"),
-        ({"name": "Bad Name"}, "a backend name is 1-64"),
+        ({"name": "Bad Name"}, "1-64 lowercase letters"),
         ({"kind": "telepathy"}, "unknown backend kind"),
         ({"secret": "nowhere"}, "no secret named"),
     ],
