@@ -102,10 +102,11 @@ def check_input(value: Any, path: str = "") -> None:
         raise ValidationError(f"{where or 'body'} {problem}", field=where or "body")
 
 
-#: text with something other than spaces in it (and, as all text, no NUL)
-NOT_BLANK = r"^[^\x00]*[^\x00\s][^\x00]*$"
+#: text with something other than spaces in it (and, as all text, no NUL); the separators
+#: \x1c-\x1f and \x85 are spaces to Python's \s and str.strip, not to a schema reader's \s
+NOT_BLANK = r"^[^\x00]*[^\x00\s\x1c-\x1f\x85][^\x00]*$"
 #: one line with something other than spaces in it
-ONE_LINE = r"^[^\x00\r\n]*[^\x00\s][^\x00\r\n]*$"
+ONE_LINE = r"^[^\x00\r\n]*[^\x00\s\x1c-\x1f\x85][^\x00\r\n]*$"
 #: the name of a secret or a backend
 NAME = r"^[a-z0-9][a-z0-9_.-]{0,63}$"
 NAME_RULE = (

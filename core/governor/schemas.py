@@ -123,7 +123,9 @@ class PinIn(Strict):
 
     seq: int | None = Field(default=None, ge=1, description="An event of the thread.")
     block_id: BlockRef | None = Field(default=None, description="A readable block.")
-    content: str | None = Field(default=None, max_length=100_000, description="Pinned text.")
+    content: str | None = shaped(
+        NOT_BLANK, default=None, max_length=100_000, description="Pinned text."
+    )
     label: str | None = Field(default=None, max_length=200, description="Shown before it.")
 
 

@@ -118,7 +118,10 @@ class BackendChange(BackendFields):
 
 class ProbeRequest(Strict):
     roles: list[str] | None = Field(
-        default=None, max_length=len(ROLES), description="Roles to test (default: all)."
+        default=None,
+        max_length=len(ROLES),
+        description="Roles to test (default: all).",
+        json_schema_extra={"items": {"enum": list(ROLES)}},
     )
 
     @field_validator("roles")

@@ -98,8 +98,9 @@ def rescore_weights(q: QueryRun) -> dict[str, float]:
     s = q.app.settings
     german = q.language.get("language") == "de"
     fts, other = float(s["query.rescore_weight_fts"]), float(s["query.rescore_weight_fts_other"])
+    dense = s["query.rescore_weight_dense_de"] if german else s["query.rescore_weight_dense"]
     weights = {
-        "dense": float(s["query.rescore_weight_dense"]),
+        "dense": float(dense),
         "fts_en": other if german else fts,
         "fts_de": fts if german else other,
         "coverage": float(s["query.rescore_weight_coverage"]),

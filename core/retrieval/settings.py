@@ -287,6 +287,15 @@ SETTINGS = [
         maximum=1.0,
     ),
     Setting(
+        "query.rescore_weight_dense_de",
+        float,
+        1.0,
+        "Rescore: the dense weight for a German question (German full text splits no compounds, "
+        "and a question over English notes shares no words with them); 0.4 is the English one.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
         "query.rescore_weight_fts",
         float,
         0.5,
