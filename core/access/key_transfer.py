@@ -12,12 +12,11 @@ never changed by it: the importing server keeps its own admin key."""
 from __future__ import annotations
 
 import base64
-import binascii
 from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from ctx.core.access.schemas import SECRET_NAME, Role, ScopeName
 from ctx.core.access.secrets import KEY_ENV, KEY_FILE, key_id
@@ -27,9 +26,11 @@ from ctx.core.runtime import (
     TransferLine,
     TransferRecord,
     TransferSection,
+    iso_times,
     outcome_of,
     skipped,
 )
+from ctx.core.validation import SOME_BASE64, shaped
 
 if TYPE_CHECKING:
     from ctx.core.blocks import ExportContext, RestoreContext
@@ -38,21 +39,12 @@ if TYPE_CHECKING:
 class SecretLine(TransferLine):
     type: Literal["secret"]
     name: str = Field(pattern=SECRET_NAME)
-    nonce: str = Field(description="The AES-GCM nonce, base64.")
-    sealed: str = Field(description="The ciphertext as stored, base64; never opened.")
+    nonce: str = shaped(SOME_BASE64, description="The AES-GCM nonce, base64.")
+    sealed: str = shaped(SOME_BASE64, description="The ciphertext as stored, base64; never opened.")
     key_id: str = Field(pattern=r"^[0-9a-f]{12}$")
     created_at: datetime
     updated_at: datetime
     updated_by: str = Field(max_length=300)
-
-    @field_validator("nonce", "sealed")
-    @classmethod
-    def _base64(cls, text: str) -> str:
-        try:
-            base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            raise ValueError("must be base64") from None
-        return text
 
 
 class KeyLine(TransferLine):
@@ -71,16 +63,12 @@ class KeyLine(TransferLine):
     revoked_at: datetime | None = None
 
 
-def _iso(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
-
-
 def export_secrets(reader: ExportContext) -> Iterator[dict[str, Any]]:
     sql = ("SELECT name, nonce, sealed, key_id, created_at, updated_at, updated_by "
            "FROM context_secrets ORDER BY name")  # fmt: skip
     for row in reader.rows(sql):
         sealed = {k: base64.b64encode(bytes(row[k])).decode() for k in ("nonce", "sealed")}
-        yield {"type": "secret", **_iso(dict(row)), **sealed}
+        yield {"type": "secret", **iso_times(dict(row)), **sealed}
 
 
 _KEYS = """
@@ -96,7 +84,10 @@ KEY_FIELDS = ("name", "key_prefix", "key_hash", "home_scope", "allowed_scopes", 
 
 def export_keys(reader: ExportContext) -> Iterator[dict[str, Any]]:
     for row in reader.rows(_KEYS):
-        yield {"type": "api_key", **_iso({**row, "allowed_scopes": list(row["allowed_scopes"])})}
+        yield {
+            "type": "api_key",
+            **iso_times({**row, "allowed_scopes": list(row["allowed_scopes"])}),
+        }
 
 
 def restore_secret(restore: RestoreContext, line: SecretLine) -> str:

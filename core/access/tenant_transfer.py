@@ -17,6 +17,7 @@ from ctx.core.runtime import (
     TransferLine,
     TransferRecord,
     TransferSection,
+    iso_times,
     outcome_of,
     skipped,
 )
@@ -61,10 +62,6 @@ class BlockGrantLine(TransferLine):
     accepted_at: datetime | None = None
 
 
-def _iso(line: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in line.items()}
-
-
 _TENANTS = """
 SELECT t.name, t.display_name, p.name AS parent, t.is_root, t.created_at
   FROM context_tenants t LEFT JOIN context_tenants p ON p.id = t.parent_id
@@ -92,12 +89,12 @@ def export_tenancy(reader: ExportContext) -> Iterator[dict[str, Any]]:
     for kind, sql in (("tenant", _TENANTS), ("tenant_scope", _SCOPES),
                       ("scope_grant", _SCOPE_GRANTS)):  # fmt: skip
         for row in reader.rows(sql):
-            yield {"type": kind, **_iso(row)}
+            yield {"type": kind, **iso_times(row)}
 
 
 def export_block_grants(reader: ExportContext) -> Iterator[dict[str, Any]]:
     for row in reader.rows(_BLOCK_GRANTS):
-        yield {"type": "block_grant", **_iso(row)}
+        yield {"type": "block_grant", **iso_times(row)}
 
 
 def tenant_id(conn: psycopg.Connection[Any], name: str) -> str | None:

@@ -43,7 +43,7 @@ from ctx.core.blocks.sections import (
 )
 from ctx.core.blocks.write import prepare_write, record_write, write_values
 from ctx.core.errors import Forbidden, ValidationError
-from ctx.core.runtime import TransferSection
+from ctx.core.runtime import TransferSection, iso_times
 from ctx.core.validation import error_message
 
 if TYPE_CHECKING:
@@ -91,10 +91,6 @@ class Header(BaseModel):
 
 
 # -- export ----------------------------------------------------------------------------------
-
-
-def _iso(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
 
 
 ADMIN_ONLY = "the admin export (settings, types, backends, keys, tenants) needs an admin key"
@@ -145,9 +141,7 @@ def _block_line(row: dict[str, Any]) -> dict[str, Any]:
         "tags": list(row["tags"]),
         "metadata": row["metadata"],
         "sensitivity": row["sensitivity"],
-        "occurred_at": _iso(row["occurred_at"]),
-        "created_at": _iso(row["created_at"]),
-        "updated_at": _iso(row["updated_at"]),
+        **iso_times({k: row[k] for k in ("occurred_at", "created_at", "updated_at")}),
         "is_archived": row["is_archived"],
         "anchors": row["anchors"] or [],
     }

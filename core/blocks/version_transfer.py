@@ -24,6 +24,7 @@ from ctx.core.blocks.sections import (
 )
 from ctx.core.blocks.versions import COLUMNS
 from ctx.core.blocks.write import content_hash
+from ctx.core.runtime import iso_times
 
 
 class VersionLine(TransferLine):
@@ -60,14 +61,9 @@ SELECT v.block_id::text AS block_id, v.version, {", ".join("v." + c for c in STA
 """
 
 
-def _iso(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
-
-
 def export_versions(reader: ExportContext) -> Iterator[dict[str, Any]]:
     for row in reader.rows(_EXPORT):
-        yield {"type": "block_version", **row, "tags": list(row["tags"]),
-               **{k: _iso(row[k]) for k in ("occurred_at", "valid_from", "valid_to")}}  # fmt: skip
+        yield {"type": "block_version", **iso_times(row), "tags": list(row["tags"])}
 
 
 def restore_version(restore: RestoreContext, line: VersionLine) -> str:

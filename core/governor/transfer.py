@@ -29,6 +29,7 @@ from ctx.core.blocks import (
 from ctx.core.errors import ValidationError
 from ctx.core.governor.events import queue_index
 from ctx.core.governor.threads import category_for, find_thread
+from ctx.core.runtime import iso_times
 
 Sensitivity = Literal["public", "internal", "personal", "credentials"]
 
@@ -112,8 +113,7 @@ SELECT t.scope, t.session_id, p.seq, p.block_id::text AS block_id, p.content, p.
 
 
 def _line(kind: str, row: dict[str, Any]) -> dict[str, Any]:
-    return {"type": kind, **{k: v.isoformat() if isinstance(v, datetime) else v
-                             for k, v in row.items()}}  # fmt: skip
+    return {"type": kind, **iso_times(row)}
 
 
 def export_threads(reader: ExportContext) -> Iterator[dict[str, Any]]:

@@ -40,6 +40,11 @@ class TransferLine(BaseModel):
         return ""
 
 
+def iso_times(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with its times as ISO 8601 text, as an export line carries them."""
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
+
+
 def skipped(why: str) -> str:
     return f"skipped: {why}"
 
