@@ -48,7 +48,9 @@ from _common import (
     use_embedder,
 )
 from locomo_data import (
+    TITLE_STYLES,
     Conversation,
+    content_for,
     first_hit,
     load,
     summarise,
@@ -73,7 +75,9 @@ FIXED_MODES: dict[str, dict[str, float] | None] = {
 # -- indexing ----------------------------------------------------------------------------------
 
 
-def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[str, str], dict]:
+def index(
+    app: App, convs: list[Conversation], title_style: str, captions: bool
+) -> tuple[dict[str, str], dict]:
     """Store every turn and embed it; return (block id -> dia_id, timings)."""
     by_id: dict[str, str] = {}
     started = time.perf_counter()
@@ -85,7 +89,7 @@ def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[s
                 who,
                 StoreRequest(
                     title=title_for(turn, title_style),
-                    content=f"{turn.speaker}: {turn.text}",
+                    content=content_for(turn, captions),
                     category="conversation",
                     occurred_at=turn.when,
                     metadata={"dia_id": turn.dia_id, "session": turn.session},
@@ -120,13 +124,22 @@ def index(app: App, convs: list[Conversation], title_style: str) -> tuple[dict[s
 # -- the main modes: the query stages up to the fusion, as /api/query ranks -----------------
 
 
+PATHS = ("product", "stages")
+LIMIT = 10  # what a caller of /api/query asks for; R@k is scored on the sources returned
+
+
 def ask_all(
     app: App,
     convs: list[Conversation],
     by_id: dict[str, str],
     weights: dict[str, float] | None,
     skip: frozenset[str] = frozenset({"temporal"}),
+    path: str = "stages",
 ) -> tuple[list[tuple[int, int | None]], list[float], list[float]]:
+    """Every question in its conversation's scope. ``path`` ``product``: the whole query path of
+    ``/api/query`` (every stage, ``limit`` 10, "now" the clock's, as a user asks), scored on the
+    sources it returns; ``stages``: the stages up to ``rescore`` without ``skip`` (the ranking
+    before thresholds and limit, the earlier instrument)."""
     hits: list[tuple[int, int | None]] = []
     times: list[float] = []
     best_scores: list[float] = []
@@ -134,20 +147,28 @@ def ask_all(
         who = principal(conv.scope)
         for q in conv.questions:
             t0 = time.perf_counter()
-            run, rows = retrieval.run_pipeline(
-                app,
-                who,
-                QueryRequest(query=q.text, scopes=[conv.scope]),
-                weights=weights,
-                skip=skip,
-                stop_after="rescore",
-            )
+            if path == "product":
+                request = QueryRequest(query=q.text, scopes=[conv.scope], limit=LIMIT)
+                run, _ = retrieval.run_pipeline(app, who, request, weights=weights)
+                ids = [s["id"] for s in run.sources]
+                scores = [float(s.get("score") or 0.0) for s in run.sources]
+            else:
+                run, rows = retrieval.run_pipeline(
+                    app,
+                    who,
+                    QueryRequest(query=q.text, scopes=[conv.scope]),
+                    weights=weights,
+                    skip=skip,
+                    stop_after="rescore",
+                )
+                if run.warnings:
+                    raise RuntimeError(f"query {q.text!r}: {run.warnings}")
+                ids = [r.block_id for r in rows]
+                scores = [r.score for r in rows]
             times.append(time.perf_counter() - t0)
-            if run.warnings:
-                raise RuntimeError(f"query {q.text!r}: {run.warnings}")
-            ranked = [by_id.get(r.block_id, "") for r in rows]
+            ranked = [by_id.get(i, "") for i in ids]
             hits.append((q.category, first_hit(ranked, q.evidence)))
-            best_scores.append(rows[0].score if rows else 0.0)
+            best_scores.append(scores[0] if scores else 0.0)
     return hits, times, best_scores
 
 
@@ -321,7 +342,20 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--mode", choices=[*FIXED_MODES, "all"], default="hybrid")
     ap.add_argument("--embedder", choices=["e5", "minilm"], default=None)
-    ap.add_argument("--title", choices=["speaker-date", "speaker", "dia"], default="speaker-date")
+    ap.add_argument(
+        "--store",
+        choices=["user", "bench"],
+        default="user",
+        help="user: titles 'Caroline D1:3' and each shared image's caption appended (as a user "
+        "stores a chat); bench: titles with the session date, no captions (the earlier setup)",
+    )
+    ap.add_argument("--title", choices=TITLE_STYLES, default=None, help="overrides --store's")
+    ap.add_argument(
+        "--path",
+        default="product",
+        help="product (every stage of /api/query, limit 10), stages (up to rescore, the earlier "
+        "instrument) or both, comma-separated",
+    )
     ap.add_argument("--database-url", default=None, help="default: a temporary embedded cluster")
     ap.add_argument("--variants", action="store_true", help="also run the local experiments")
     ap.add_argument("--api", action="store_true", help="also score retrieval.query's output")
@@ -350,6 +384,11 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
+    paths = [p for p in args.path.split(",") if p]
+    if not paths or any(p not in PATHS for p in paths):
+        raise SystemExit(f"--path: one or more of {', '.join(PATHS)}")
+    title = args.title or ("user" if args.store == "user" else "speaker-date")
+    captions = args.store == "user"
     convs = load(args.data)
     if args.limit_conversations:
         convs = convs[: args.limit_conversations]
@@ -362,7 +401,9 @@ def main() -> None:
         "conversations": len(convs),
         "questions": n_questions,
         "questions_without_valid_evidence": no_evidence,
-        "title": args.title,
+        "title": title,
+        "captions": captions,
+        "paths": paths,
         "settings_env": ctx_env_summary(env),
         "match": "any evidence turn in the top k",
     }
@@ -386,7 +427,7 @@ def main() -> None:
         report["embedder"] = {"provider": gen["provider"], "model": gen["model"]}
         report["weights_hybrid"] = retrieval.channel_weights(app)
         try:
-            by_id, report["index"] = index(app, convs, args.title)
+            by_id, report["index"] = index(app, convs, title, captions)
             # Query vectors once per question (timed), then reused by every mode.
             real = app.embedders.for_generation(gen)
             real.embed_query("warm-up")
@@ -420,17 +461,21 @@ def main() -> None:
                     progress(f"{name}: R@10 {o['r@10']} MRR {o['mrr']}")
                 set_context_vectors(app, convs, blended=True)
             report["modes"] = {}
-            for mode in modes:
-                w = FIXED_MODES[mode]
-                hits, times, best = ask_all(app, convs, by_id, w)
-                res = summarise(hits)
-                res["weights"] = w or retrieval.channel_weights(app)
-                res["query_ms"] = timing_ms(times)
-                res["best_score_median"] = round(float(np.median(best)), 5)
-                res.update(split(hits, convs))
-                report["modes"][mode] = res
-                o = res["overall"]
-                progress(f"{mode}: R@1 {o['r@1']} R@5 {o['r@5']} R@10 {o['r@10']} MRR {o['mrr']}")
+            for path in paths:
+                for mode in modes:
+                    w = FIXED_MODES[mode]
+                    hits, times, best = ask_all(app, convs, by_id, w, path=path)
+                    res = summarise(hits)
+                    res["weights"] = w or retrieval.channel_weights(app)
+                    res["query_ms"] = timing_ms(times)
+                    res["best_score_median"] = round(float(np.median(best)), 5)
+                    res.update(split(hits, convs))
+                    name = mode if len(paths) == 1 else f"{mode} ({path})"
+                    report["modes"][name] = res
+                    o = res["overall"]
+                    progress(
+                        f"{name}: R@1 {o['r@1']} R@5 {o['r@5']} R@10 {o['r@10']} MRR {o['mrr']}"
+                    )
             if args.temporal:
                 without = summarise(ask_all(app, convs, by_id, None)[0])
                 with_dates, matched = ask_all_temporal(app, convs, by_id, gravity=False)

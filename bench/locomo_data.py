@@ -27,6 +27,7 @@ class Turn:
     text: str
     session: int
     when: datetime | None
+    caption: str | None = None  # the shared image's caption ("a photo of ..."), when there is one
 
 
 @dataclass
@@ -82,7 +83,8 @@ def load(path: Path) -> list[Conversation]:
         for n, turns in sessions:
             when = parse_session_date(c.get(f"session_{n}_date_time"))
             for t in turns:
-                conv.turns.append(Turn(t["dia_id"], t["speaker"], t["text"], n, when))
+                caption = t.get("blip_caption") or None
+                conv.turns.append(Turn(t["dia_id"], t["speaker"], t["text"], n, when, caption))
         for q in sample.get("qa", []):
             cat = int(q.get("category", 0))
             evidence = parse_evidence(q.get("evidence", []))
@@ -94,8 +96,16 @@ def load(path: Path) -> list[Conversation]:
     return convs
 
 
+#: how a block's title is written: ``user`` as a person or an agent storing a chat turn would
+#: ("Caroline D1:3"), ``speaker-date`` with the session's date ("Caroline, 8 May 2023 (D1:3)"),
+#: ``speaker`` ("Caroline (D1:3)"), ``dia`` (only the id)
+TITLE_STYLES = ("user", "speaker-date", "speaker", "dia")
+
+
 def title_for(turn: Turn, style: str) -> str:
     date = f"{turn.when.day} {turn.when:%B %Y}" if turn.when else f"session {turn.session}"
+    if style == "user":
+        return f"{turn.speaker} {turn.dia_id}"
     if style == "speaker-date":
         return f"{turn.speaker}, {date} ({turn.dia_id})"
     if style == "speaker":
@@ -103,6 +113,16 @@ def title_for(turn: Turn, style: str) -> str:
     if style == "dia":
         return turn.dia_id
     raise ValueError(f"unknown title style {style!r}")
+
+
+def content_for(turn: Turn, captions: bool) -> str:
+    """``"Speaker: text"``, with the shared image's caption appended as a chat client shows it
+    (``"[shares a photo of ...]"``) when ``captions``: the turn that shares the photo is often the
+    evidence, and its words alone ("Look at this!") do not say what it shows."""
+    text = f"{turn.speaker}: {turn.text}"
+    if captions and turn.caption:
+        text += f" [shares {turn.caption}]"
+    return text
 
 
 # -- scoring -----------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from typing import Any
 from _common import table
 from locomo_data import CATEGORIES
 
-TARGETS = {"r@10": 0.80, "mrr": 0.60}
+#: issue 37: LoCoMo dev through the product path
+TARGETS = {"r@1": 0.50, "r@10": 0.85, "mrr": 0.60}
 #: the name of the baseline run that is the state before issue 11
 BEFORE = "before: own embeddings, fusion order"
 
@@ -37,7 +38,7 @@ def print_report(r: dict[str, Any]) -> None:
                 + ([res["query_ms"]["mean"], res["query_ms"]["p95"]] if key == "all" else ["", ""])
             )
     print(table(["mode", "category", "n", "R@1", "R@5", "R@10", "MRR", "ms mean", "ms p95"], rows))
-    if "hybrid" in r["modes"]:
+    if _hybrid(r):
         print_targets(r)
     if "confidence" in r:
         print_confidence(r["confidence"])
@@ -106,8 +107,15 @@ def print_report(r: dict[str, Any]) -> None:
 CATEGORY_FLOOR = {"1": 0.739, "2": 0.859, "3": 0.545, "4": 0.756}
 
 
+def _hybrid(r: dict[str, Any]) -> dict[str, Any] | None:
+    """The hybrid mode's figures: through the product path when both paths ran."""
+    modes = r["modes"]
+    return modes.get("hybrid") or modes.get("hybrid (product)") or modes.get("hybrid (stages)")
+
+
 def print_targets(r: dict[str, Any]) -> None:
-    h = r["modes"]["hybrid"]
+    h = _hybrid(r)
+    assert h is not None
     rows = []
     runs = [("hybrid", h), *r.get("baselines", {}).items()]
     for name, run in runs:

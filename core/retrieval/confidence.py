@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import psycopg
 
+    from ctx.core.retrieval.pipeline import QueryRun
+
 SEED_K = 60  # the confidence thresholds are stated for RRF with k = 60
 CONFIDENT = "confident"
 LOW_CONFIDENCE = "low_confidence"
@@ -166,3 +168,21 @@ def word_hits(
         if r["block_id"] is not None and r["hit"]:
             found[r["block_id"]].add(r["lex"])
     return WordHits(weights, found)
+
+
+def similarity_bands(q: QueryRun) -> tuple[float, float] | None:
+    """(related, confident) dense similarities: the settings' ``query.related_similarity`` and
+    ``query.confident_similarity``, a setting left at 0 taking the value of the embedder that
+    made the query vector; None when there is no usable calibration."""
+    s = q.app.settings
+    related, confident = (
+        float(s["query.related_similarity"]),
+        float(s["query.confident_similarity"]),
+    )
+    if (not related or not confident) and q.generation is not None and q.embedding is not None:
+        calibrated = getattr(q.app.embedders.for_generation(q.generation), "similarity_bands", None)
+        if calibrated:  # a setting left at 0 takes the embedder's value
+            related, confident = related or calibrated[0], confident or calibrated[1]
+    if not (related and confident) or related > confident:
+        return None
+    return related, confident

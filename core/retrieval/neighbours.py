@@ -7,6 +7,12 @@ consecutive ones written within ``embed.context_gap_s`` of each other. Each cand
 ``query.neighbour_weight`` times the fused scores of the candidates within
 ``query.neighbour_window`` positions of it. Only candidates move: no block the channels did not
 find (and the caller's filters did not pass) is added.
+
+Writing order alone makes a sequence of anything stored in a row: notes imported together, the
+topics of a manual. ``query.neighbour_gate`` keeps only the pairs whose own embeddings are at
+least as similar as the embedder's ``related`` or ``confident`` band (the bands the confidence
+class reads): consecutive turns of one conversation mostly are, unrelated notes written
+together mostly are not.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from ctx.core.retrieval.candidates import Candidate, by_score
+from ctx.core.retrieval.confidence import similarity_bands
 
 if TYPE_CHECKING:
     from ctx.core.retrieval.pipeline import QueryRun
@@ -58,6 +65,33 @@ def neighbour_pairs(q: QueryRun, ids: list[str], window: int) -> set[tuple[str, 
     return pairs
 
 
+def _pair_similarity_sql(generation: int, dims: int) -> str:
+    vec = f"halfvec({int(dims)})"  # literals, as the partial HNSW indexes are declared
+    return f"""
+    SELECT p.a::text AS a, p.b::text AS b, 1 - (ea.embedding::{vec} <=> eb.embedding::{vec}) AS sim
+      FROM unnest(%(a)s::uuid[], %(b)s::uuid[]) AS p(a, b)
+      JOIN context_block_embeddings ea ON ea.block_id = p.a AND ea.generation = {int(generation)}
+      JOIN context_block_embeddings eb ON eb.block_id = p.b AND eb.generation = {int(generation)}
+    """
+
+
+def gated(q: QueryRun, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The pairs similar enough for ``query.neighbour_gate`` (all of them when the gate is
+    ``none`` or there is no calibration or no generation)."""
+    gate = str(q.app.settings["query.neighbour_gate"])
+    bands = similarity_bands(q) if gate != "none" and pairs else None
+    if bands is None or q.generation is None:
+        return pairs
+    floor = bands[0] if gate == "related" else bands[1]
+    ordered = sorted(pairs)
+    sql = _pair_similarity_sql(q.generation["id"], q.generation["dimensions"])
+    with q.app.connection() as conn:
+        rows = conn.execute(
+            sql, {"a": [a for a, _ in ordered], "b": [b for _, b in ordered]}
+        ).fetchall()
+    return {(r["a"], r["b"]) for r in rows if float(r["sim"]) >= floor}
+
+
 def neighbours(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """Add ``query.neighbour_weight`` times the scores of neighbouring candidates (0: off)."""
     weight = float(q.app.settings["query.neighbour_weight"])
@@ -66,7 +100,7 @@ def neighbours(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
         return candidates
     score = {c.block_id: c.score for c in candidates}
     gain: dict[str, float] = defaultdict(float)
-    pairs = neighbour_pairs(q, list(score), window)
+    pairs = gated(q, neighbour_pairs(q, list(score), window))
     for a, b in pairs:
         gain[a] += weight * score[b]
         gain[b] += weight * score[a]

@@ -70,11 +70,11 @@ def question_hits(q: QueryRun, ids: list[str]) -> list[WordHits]:
     return q.word_hits
 
 
-def _coverage(q: QueryRun, head: list[Candidate]) -> dict[str, float]:
-    """Per block of the head: the rarity-weighted share of the question's words it contains
+def coverage_of(q: QueryRun, ids: list[str]) -> dict[str, float]:
+    """Per block of ``ids``: the rarity-weighted share of the question's words it contains
     (the better of the query and its translation)."""
     out: dict[str, float] = {}
-    for hits in question_hits(q, [c.block_id for c in head]):
+    for hits in question_hits(q, ids):
         for block_id, share in hits.per_block().items():
             out[block_id] = max(out.get(block_id, 0.0), share)
     return out
@@ -113,6 +113,23 @@ def rescore_weights(q: QueryRun) -> dict[str, float]:
     }
 
 
+TEXT_CHANNELS = ("fts_en", "fts_de")
+
+
+def _gate_text(
+    norms: dict[str, dict[str, float]], support: dict[str, float] | None, share: float
+) -> None:
+    """Scale each block's full-text scores by its ``support`` (0..1): ``(1 - share) + share x
+    support``, so a text match the support does not back pulls less; nothing without support."""
+    if share <= 0 or support is None:
+        return
+    for name in TEXT_CHANNELS:
+        if name in norms:
+            norms[name] = {
+                b: v * ((1.0 - share) + share * support.get(b, 0.0)) for b, v in norms[name].items()
+            }
+
+
 def rescore(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """Re-order the first ``query.rescore_depth`` candidates by their weighted, normalised
     channel scores (0: fusion order)."""
@@ -124,8 +141,16 @@ def rescore(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     norms = {
         name: _normalised(head, name) for name, w in weights.items() if w > 0 and name != "coverage"
     }
+    s = q.app.settings
+    by_words = float(s["query.rescore_text_coverage"])
+    covered = (
+        coverage_of(q, [c.block_id for c in head])
+        if weights["coverage"] > 0 or by_words > 0
+        else {}
+    )
     if weights["coverage"] > 0:
-        norms["coverage"] = _min_max(_coverage(q, head))
+        norms["coverage"] = _min_max(covered)
+    _gate_text(norms, covered, by_words)
     if not norms:
         return candidates
     policy = _policy(q, head)

@@ -262,6 +262,16 @@ SETTINGS = [
         maximum=2.0,
     ),
     Setting(
+        "query.neighbour_gate",
+        str,
+        "related",
+        "Neighbours stage: which neighbours in writing order count: none (every one), related "
+        "or confident (only those whose own embeddings are at least as similar as that band of "
+        "the embedder, query.related_similarity / query.confident_similarity): notes stored in a "
+        "row are no conversation.",
+        choices=("none", "related", "confident"),
+    ),
+    Setting(
         "query.neighbour_window",
         int,
         2,
@@ -308,6 +318,29 @@ SETTINGS = [
         float,
         0.1,
         "Rescore: weight of the normalised full-text score in the other language.",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.text_support",
+        float,
+        1.0,
+        "Fusion: how much a block's full-text ranks count only as far as the block holds the "
+        "question's words. Its full-text share of the fused score is multiplied by (1 - s) + s "
+        "x the rarity-weighted share of the question's words it contains, so a lone keyword "
+        "match, or a question in another language than the notes, does not steer the ranking "
+        "(0: rank fusion as the seed; 1 measured best across the retrieval suite).",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Setting(
+        "query.rescore_text_coverage",
+        float,
+        1.0,
+        "Rescore: how much a full-text match needs to cover the question. Each block's "
+        "normalised full-text scores are multiplied by (1 - c) + c x the rarity-weighted share "
+        "of the question's words it contains, so one shared keyword of a long question pulls "
+        "little (0: full text counts alone).",
         minimum=0.0,
         maximum=1.0,
     ),

@@ -26,6 +26,7 @@ from ctx.core.retrieval.confidence import (
     Evidence,
     classify,
     classify_evidence,
+    similarity_bands,
     threshold_scale,
 )
 from ctx.core.retrieval.fusion import SCORE_LABELS, fuse
@@ -41,6 +42,7 @@ from ctx.core.retrieval.neighbours import neighbours
 from ctx.core.retrieval.pipeline import QueryRun, QueryStage
 from ctx.core.retrieval.rescore import question_hits, rescore
 from ctx.core.retrieval.sources import fetch_sources
+from ctx.core.retrieval.support import text_support
 from ctx.core.retrieval.temporal_llm import apply_fallback
 from ctx.core.temporal import date_query, extract_pending, gravity_factors
 
@@ -153,9 +155,10 @@ def _dense_query(q: QueryRun) -> str:
 
 
 def candidates(q: QueryRun, _: list[Candidate]) -> list[Candidate]:
-    """Weighted RRF over every channel in one SQL call (``ctx_rrf``)."""
+    """Weighted RRF over every channel in one SQL call (``ctx_rrf``), the full-text part
+    weighed by how much of the question each block holds (``query.text_support``)."""
     req = q.request
-    return fuse(
+    fused = fuse(
         q.app,
         query=_text_query(q),
         scopes=q.scopes,
@@ -171,6 +174,7 @@ def candidates(q: QueryRun, _: list[Candidate]) -> list[Candidate]:
         # blocks granted to the caller's tenant, unless the query names its scopes
         tenant=q.who.tenant_id if req.scopes is None else None,
     )
+    return text_support(q, fused)
 
 
 def gravity_boost(q: QueryRun) -> float:
@@ -201,16 +205,7 @@ def _bands(q: QueryRun) -> Bands:
     """The similarity bands of the settings, else of the embedder that made the query vector
     (None: no calibration, the words decide), and the coverage thresholds."""
     s = q.app.settings
-    related, confident = (
-        float(s["query.related_similarity"]),
-        float(s["query.confident_similarity"]),
-    )
-    if (not related or not confident) and q.generation is not None and q.embedding is not None:
-        calibrated = getattr(q.app.embedders.for_generation(q.generation), "similarity_bands", None)
-        if calibrated:  # a setting left at 0 takes the embedder's value
-            related, confident = related or calibrated[0], confident or calibrated[1]
-    if not (related and confident) or related > confident:
-        related = confident = 0.0  # no usable calibration: the words decide
+    related, confident = similarity_bands(q) or (0.0, 0.0)  # none: the words decide
     return Bands(
         related or None,
         confident or None,

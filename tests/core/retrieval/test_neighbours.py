@@ -7,9 +7,10 @@ import pytest
 
 from ctx.core import App, Candidate, Principal, QueryRequest, StoreRequest, blocks
 from ctx.core.blocks import ManageRequest
-from ctx.core.retrieval.neighbours import neighbour_pairs, neighbours
+from ctx.core.embed import active_generation
+from ctx.core.retrieval.neighbours import gated, neighbour_pairs, neighbours
 from ctx.core.retrieval.pipeline import QueryRun
-from ctx.core.runtime import set_setting
+from ctx.core.runtime import drain, set_setting
 
 ALPHA = Principal(key_id="00000000-0000-0000-0000-0000000000a1", name="a", home_scope="alpha")
 
@@ -73,3 +74,40 @@ def test_weight_zero_keeps_the_fusion_scores(app: App) -> None:
     set_setting(app, "query.neighbour_weight", 0.0)
     cands = [Candidate(ids[0], 0.1), Candidate(ids[1], 0.05)]
     assert [c.score for c in neighbours(_run(app), cands)] == [0.1, 0.05]
+
+
+def test_the_gate_keeps_only_neighbours_as_similar_as_the_band(app: App) -> None:
+    texts = [
+        "We booked the flights to Lisbon for the conference in May.",
+        "The Lisbon conference flights in May are booked now.",
+        "Invoice template: the VAT line moves below the subtotal.",
+    ]
+    ids = [
+        str(blocks.store_block(app, ALPHA, StoreRequest(title=f"t{i}", content=t, category="c"))
+            ["id"])
+        for i, t in enumerate(texts)
+    ]  # fmt: skip
+    drain(app, "embed")
+    run = QueryRun(app, ALPHA, QueryRequest(query="Lisbon flights"), weights={})
+    with app.connection() as conn:
+        run.generation = active_generation(conn)
+    run.embedding = "[0]"  # a query vector exists; its value is not read here
+    pairs = {(ids[0], ids[1]), (ids[1], ids[2])}
+    set_setting(app, "query.neighbour_gate", "none")
+    assert gated(run, pairs) == pairs
+    set_setting(app, "query.neighbour_gate", "related")
+    with app.connection() as conn:
+        sims = {
+            (a, b): float(r["sim"])
+            for a, b in pairs
+            for r in conn.execute(
+                "SELECT 1 - (x.embedding <=> y.embedding) AS sim FROM context_block_embeddings x, "
+                "context_block_embeddings y WHERE x.block_id = %s AND y.block_id = %s",
+                (a, b),
+            ).fetchall()
+        }
+    floor = sorted(sims.values())[0] + 1e-4  # between the two pairs
+    set_setting(app, "query.related_similarity", floor)
+    set_setting(app, "query.confident_similarity", max(floor, 0.99))
+    assert sims[(ids[0], ids[1])] > sims[(ids[1], ids[2])]
+    assert gated(run, pairs) == {(ids[0], ids[1])}

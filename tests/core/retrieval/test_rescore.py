@@ -20,6 +20,7 @@ def _run(app: App, query: str = "q", language: str = "en", coverage: bool = Fals
     (these candidates are not stored blocks)."""
     if not coverage:
         set_setting(app, "query.rescore_weight_coverage", 0.0)
+        set_setting(app, "query.rescore_text_coverage", 0.0)
     run = QueryRun(app, ALPHA, QueryRequest(query=query), weights=dict(ALL_ON))
     run.language = {"language": language}
     run.scopes = ["alpha"]
@@ -145,3 +146,33 @@ def test_a_damped_type_is_not_put_first_by_its_strength(app: App) -> None:
     with app.connection() as conn:
         update_type(conn, "reference", {"retrieval_policy": "normal"})
     assert next(c.block_id for c in rescore(run, cands)) == str(strong["id"])
+
+
+def test_a_text_match_counts_as_far_as_it_holds_the_question(app: App) -> None:
+    notes = {
+        "lone": "The zeppelin museum opens on Sunday.",
+        "full": "The zeppelin permit for the hangar arrived.",
+    }
+    ids = {
+        key: str(blocks.store_block(app, ALPHA, StoreRequest(title=key, content=text))["id"])
+        for key, text in notes.items()
+    }
+    drain(app, "scope_terms")
+    run = _run(app, query="zeppelin permit hangar", coverage=True)
+    set_setting(app, "query.rescore_weight_coverage", 0.0)  # only the text channel's pull
+    set_setting(app, "query.rescore_weight_dense", 0.1)
+
+    def head() -> list[Candidate]:
+        return [
+            Candidate(ids["lone"], 0.09, ranks={"fts_en": 1}, channel_scores={"fts_en": 0.9}),
+            Candidate(
+                ids["full"], 0.08, ranks={"dense": 1, "fts_en": 2},
+                channel_scores={"dense": 0.9, "fts_en": 0.1},
+            ),
+        ]  # fmt: skip
+
+    set_setting(app, "query.rescore_text_coverage", 0.0)
+    assert [c.block_id for c in rescore(run, head())] == [ids["lone"], ids["full"]]
+    set_setting(app, "query.rescore_text_coverage", 1.0)
+    run.word_hits = []
+    assert [c.block_id for c in rescore(run, head())] == [ids["full"], ids["lone"]]
