@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from ctx.core import App, Principal
 from ctx.core.retrieval import Candidate, candidates_from_rows, rrf_arguments, rrf_sql
+from ctx.core.runtime import drain
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # Environment variables that choose the database or home; a benchmark never inherits them.
@@ -240,3 +241,15 @@ def copy_blocks(conn: Any) -> Iterator[Any]:
         ) as copy,
     ):
         yield copy
+
+
+def settle(app: App) -> None:
+    """The jobs a worker runs seconds after writes, once the embeddings are in: each scope's
+    block and word counts (a scope never counted is searched as if it were large: the full-text
+    channels capped at their budget, the dense channel through HNSW), content times and date
+    tokens for the temporal stage, then steady-state statistics (autovacuum would do it soon;
+    ``ctx_rrf`` reads them)."""
+    drain(app, "scope_terms")
+    drain(app, "temporal")
+    with app.connection() as conn:
+        conn.execute("ANALYZE context_blocks")

@@ -44,6 +44,7 @@ from _common import (
     ctx_env_summary,
     principal,
     progress,
+    settle,
     table,
     use_embedder,
 )
@@ -138,10 +139,7 @@ def index(app: App, notes: list[dict[str, Any]]) -> tuple[dict[str, str], dict[s
     stored = time.perf_counter()
     drain(app, "embed")
     embedded = time.perf_counter()
-    drain(app, "scope_terms")  # a scope never counted is searched as if it were large
-    drain(app, "temporal")  # content dates ("on 12 February") for the date channel
-    with app.connection() as conn:
-        conn.execute("ANALYZE context_blocks")
+    settle(app)
     return by_id, {
         "blocks": len(by_id),
         "store_s": round(stored - started, 2),

@@ -44,6 +44,7 @@ from _common import (
     ctx_env_summary,
     principal,
     progress,
+    settle,
     timing_ms,
     use_embedder,
 )
@@ -100,14 +101,7 @@ def index(
     progress(f"stored {len(by_id)} blocks in {stored - started:.1f}s; embedding ...")
     drain(app, "embed")
     embedded = time.perf_counter()
-    # Each scope's block and word counts, as a worker makes them seconds after the writes: a scope
-    # never counted is searched as if it were large (the full-text channels capped at their
-    # budget, the dense channel through HNSW), which cost LoCoMo 6 points of R@10.
-    drain(app, "scope_terms")
-    drain(app, "temporal")  # content times, date tokens and mass factors for the temporal stage
-    with app.connection() as conn:
-        # Steady-state statistics (autovacuum would do this soon); ctx_rrf reads them.
-        conn.execute("ANALYZE context_blocks")
+    settle(app)
     n = len(by_id)
     timings = {
         "blocks": n,

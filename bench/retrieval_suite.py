@@ -42,6 +42,7 @@ from _common import (
     ctx_env_summary,
     principal,
     progress,
+    settle,
     table,
     use_embedder,
 )
@@ -100,10 +101,7 @@ def index(app: App, sets: list[RetrievalSet]) -> tuple[dict[str, str], dict[str,
     progress(f"stored {len(by_id)} blocks in {stored - started:.0f} s; embedding ...")
     drain(app, "embed")
     embedded = time.perf_counter()
-    drain(app, "scope_terms")
-    drain(app, "temporal")
-    with app.connection() as conn:
-        conn.execute("ANALYZE context_blocks")
+    settle(app)
     return by_id, {
         "blocks": len(by_id),
         "store_s": round(stored - started, 1),
