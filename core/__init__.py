@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from ctx.core.embed import (
         Embedder,
         EmbedderFactory,
+        backlog_for_scopes,
+        backlog_line,
         l2_normalize,
         option_float,
         option_int,
@@ -215,6 +217,8 @@ __all__ = [
     "Unauthorized",
     "ValidationError",
     "admit",
+    "backlog_for_scopes",
+    "backlog_line",
     "block_categories",
     "block_stats",
     "build_matchers",

@@ -92,6 +92,8 @@ def serve(
     sock = _bind(bind_host, bind_port)  # before anything claims to listen
     runtime.configure_logging(str(app.settings["log.level"]))
     app.open()
+    # before anything else holds the cluster: a changed shared_buffers needs a restart
+    memory = runtime.size_embedded(app) if init else None
     watch = runtime.ClusterWatch(app.db.embedded)  # an embedded cluster killed is started again
     watch.start()
     app.warmup.start()  # the embedder loads while the server already answers
@@ -106,7 +108,7 @@ def serve(
         dreamer.start()
         app.governor.start()
         if init:  # only now: a busy port or a failed start has said so instead
-            welcome(app, f"http://{bind_host}:{bind_port}")
+            welcome(app, f"http://{bind_host}:{bind_port}", memory)
             sys.stdout.flush()  # a long-running process: a piped log must not hold it back
         sys.stderr.write(f"ctx listening on http://{bind_host}:{bind_port}\n")
         sys.stderr.flush()

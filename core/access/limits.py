@@ -139,12 +139,16 @@ def charge_limits(app: App, who: Principal, *kinds: str, conn: Any = None) -> No
     """Count one request of each kind for ``who``'s key; the first kind over its limit is
     refused with ``RateLimited`` (HTTP 429 with Retry-After), and then nothing is counted.
     With ``conn`` the counts join that transaction (the one that authenticated the key: one
-    pooled connection per request); the caller's rollback on the error undoes them."""
+    pooled connection per request); the caller's rollback on the error undoes them. Whether
+    the call writes is noted on ``who`` (``Freshness``): a call that does not may read from a
+    replica."""
     if who.key_id is None:
         return
     for kind in kinds:
         if kind not in KINDS:
             raise ValidationError(f"unknown rate limit kind {kind!r}")
+    if who.freshness is not None:  # every surface charges a call here: note whether it writes
+        who.freshness.charge("writes" in kinds)
     # one order for every caller, so two requests never wait on each other's rows crosswise
     wanted = [(k, int(app.settings[KINDS[k]])) for k in KINDS if k in kinds]
     wanted = [(k, limit) for k, limit in wanted if limit > 0]

@@ -24,6 +24,23 @@ MANAGER_ROLES = ("owner", "admin")
 ROOT_TENANT = "root"
 
 
+@dataclass
+class Freshness:
+    """What one call by a key must read, for the reads a replica may serve
+    (``ctx.core.runtime.replicas``). Authentication reads both positions in the primary's WAL:
+    the key's last recorded write and the primary's own position at that moment. ``writes``
+    says whether the call writes: None until the call is charged (``charge_limits`` knows its
+    kinds), then True once any charge of it is a write. A call that writes reads from the
+    primary, where its own writes are at once."""
+
+    key_lsn: int
+    primary_lsn: int
+    writes: bool | None = None
+
+    def charge(self, writes: bool) -> None:
+        self.writes = bool(self.writes) or writes
+
+
 @dataclass(frozen=True)
 class Principal:
     key_id: str
@@ -39,6 +56,9 @@ class Principal:
     # True when read_scopes came from the database's tenant rules and are final (even empty);
     # False for a principal built in code, whose read scopes are its home and allowed scopes.
     resolved: bool = False
+    # Set for a principal read from a key row (authentication): what its call must read. None
+    # for a principal built in code (a job's), whose reads all go to the primary.
+    freshness: Freshness | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.resolved and not self.read_scopes:

@@ -22,6 +22,8 @@ from ctx.core.errors import ValidationError
 from ctx.core.validation import Strict
 
 if TYPE_CHECKING:
+    import psycopg
+
     from ctx.core.app import App
 
 MAX_TAG_FACETS = 50
@@ -100,12 +102,13 @@ def browse_blocks(app: App, who: Principal, req: BrowseRequest) -> dict[str, Any
         # the cursor, as an index on those columns would be
         where += f" AND (updated_at, id) {'<' if forward else '>'} (%(at)s, %(id)s)"
     order = "updated_at DESC, id DESC" if forward else "updated_at ASC, id ASC"
-    with app.connection() as conn:
-        rows = conn.execute(
+    rows = app.reads(who).run(
+        lambda conn: conn.execute(
             f"SELECT {LIST_COLUMNS} FROM context_blocks WHERE {where} "
             f"ORDER BY {order} LIMIT %(limit)s",
             params,
         ).fetchall()
+    )
     more = len(rows) > req.limit
     if not forward and not more:  # back at the newest blocks: that is the first page
         return browse_blocks(app, who, req.model_copy(update={"after": None}))
@@ -130,7 +133,8 @@ def block_facets(app: App, who: Principal, *, archived: bool = False) -> dict[st
     where = f"scope = ANY(%(scopes)s) AND is_archived = %(archived)s AND {LISTED}"
     # no category named: a type listed only in its category is not counted
     params = {"scopes": scopes, "archived": archived, "category": None, "tags": MAX_TAG_FACETS}
-    with app.connection() as conn:
+
+    def read(conn: psycopg.Connection[Any]) -> tuple[list[Any], list[Any]]:
         grouped = conn.execute(
             "SELECT scope, category, block_type, count(*) AS n FROM context_blocks "
             f"WHERE {where} GROUP BY GROUPING SETS ((scope), (category), (block_type))",
@@ -141,6 +145,9 @@ def block_facets(app: App, who: Principal, *, archived: bool = False) -> dict[st
             f"WHERE {where} GROUP BY tag ORDER BY n DESC, tag LIMIT %(tags)s",
             params,
         ).fetchall()
+        return grouped, tags
+
+    grouped, tags = app.reads(who).run(read)
     by: dict[str, dict[str, int]] = {"scope": {}, "category": {}, "block_type": {}}
     for row in grouped:
         for column, counts in by.items():
@@ -160,12 +167,13 @@ def block_summaries(app: App, who: Principal, ids: list[str]) -> dict[str, dict[
     the same columns as a listing)."""
     if not ids:
         return {}
-    with app.connection() as conn:
-        rows = conn.execute(
+    rows = app.reads(who).run(
+        lambda conn: conn.execute(
             f"SELECT {LIST_COLUMNS} FROM context_blocks "
             "WHERE id = ANY(%s::uuid[]) AND scope = ANY(%s)",
             (ids, list(who.read_scopes)),
         ).fetchall()
+    )
     return {str(r["id"]): row_out(r) for r in rows}
 
 
@@ -176,7 +184,8 @@ def block_context(app: App, who: Principal, ident: str) -> dict[str, Any]:
 
     The rows belong to the temporal and Guard capabilities, which sit beside and above blocks in
     the layers; reading their tables here keeps the detail to one call for every surface."""
-    with app.connection() as conn:
+
+    def read(conn: psycopg.Connection[Any]) -> tuple[list[Any], Any]:
         block_id = resolve_id(conn, who, ident)
         dates = conn.execute(
             "SELECT source_date AS day, source FROM context_temporal WHERE block_id = %s "
@@ -190,6 +199,9 @@ def block_context(app: App, who: Principal, ident: str) -> dict[str, Any]:
             "LEFT JOIN context_blocks o ON o.id = m.match_id WHERE m.block_id = %s",
             (block_id,),
         ).fetchone()
+        return dates, guard
+
+    dates, guard = app.reads(who).run(read)
     if guard is not None and guard["match_id"] and not who.can_read(guard["match_scope"]):
         guard = None  # like the Guard's own flag list: the other block is not the caller's
     return {
@@ -201,9 +213,10 @@ def block_context(app: App, who: Principal, ident: str) -> dict[str, Any]:
 def block_at_key(app: App, who: Principal, category: str, title: str) -> str | None:
     """The id of the block stored in the caller's home scope under ``category`` and ``title``
     (a store of that key replaces it), or None: a create form asks before replacing one."""
-    with app.connection() as conn:
-        row = conn.execute(
+    row = app.reads(who).run(
+        lambda conn: conn.execute(
             "SELECT id FROM context_blocks WHERE scope = %s AND category = %s AND title = %s",
             (who.home_scope, category.strip(), title.strip()),
         ).fetchone()
+    )
     return None if row is None else str(row["id"])

@@ -90,8 +90,10 @@ def resolve_id(
 
 
 def get_block(app: App, who: Principal, ident: str) -> dict[str, Any]:
-    with app.connection() as conn:
-        return fetch_block(conn, resolve_id(conn, who, ident, granted=True))
+    """The block ``ident`` names (an id or a prefix), read where ``who``'s call reads."""
+    return app.reads(who).run(
+        lambda conn: fetch_block(conn, resolve_id(conn, who, ident, granted=True))
+    )
 
 
 def _scopes(who: Principal, scope: str | None) -> list[str]:
@@ -112,8 +114,8 @@ def list_blocks(
     scope: str | None = None,
 ) -> list[dict[str, Any]]:
     """Newest first; metadata only (no content) to keep listings light."""
-    with app.connection() as conn:
-        rows = conn.execute(
+    rows = app.reads(who).run(
+        lambda conn: conn.execute(
             "SELECT id, scope, category, title, block_type, tags, sensitivity, is_archived, "
             "guard_status, length(content) AS content_length, created_at, updated_at "
             "FROM context_blocks WHERE scope = ANY(%(scopes)s) "
@@ -126,6 +128,7 @@ def list_blocks(
                 "offset": offset,
             },
         ).fetchall()
+    )
     return [row_out(r) for r in rows]
 
 
@@ -136,7 +139,8 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
     ``governed_records``: they are no categories to file knowledge under."""
     scopes = _scopes(who, scope)
     params = {"scopes": scopes, "category": None}
-    with app.connection() as conn:
+
+    def read(conn: psycopg.Connection[Any]) -> tuple[Any, ...]:
         total = conn.execute(
             f"""
             SELECT count(*) FILTER (WHERE listed) AS blocks,
@@ -161,7 +165,9 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
             f"AND {LISTED} GROUP BY block_type ORDER BY block_type",
             params,
         ).fetchall()
-        pending = pending_for_scopes(conn, scopes)
+        return total, by_scope, by_type, pending_for_scopes(conn, scopes)
+
+    total, by_scope, by_type, pending = app.reads(who).run(read)
     assert total is not None
     return {
         **total,
@@ -173,11 +179,12 @@ def block_stats(app: App, who: Principal, scope: str | None = None) -> dict[str,
 
 def block_categories(app: App, who: Principal, scope: str | None = None) -> list[dict[str, Any]]:
     """The categories blocks are filed under (a governed thread's category is none of them)."""
-    with app.connection() as conn:
-        rows = conn.execute(
+    params = {"scopes": _scopes(who, scope), "category": None}
+    return app.reads(who).run(
+        lambda conn: conn.execute(
             "SELECT category, count(*) AS blocks, max(updated_at) AS last_write "
             f"FROM context_blocks WHERE scope = ANY(%(scopes)s) AND {LISTED} "
             "GROUP BY category ORDER BY category",
-            {"scopes": _scopes(who, scope), "category": None},
+            params,
         ).fetchall()
-    return list(rows)
+    )

@@ -26,8 +26,8 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
                     AND (%(category)s::text IS NULL OR b.category = %(category)s)
                     AND {LISTED}
                     AND b.tags @> %(tags)s"""
-    with app.connection() as conn:
-        rows = conn.execute(
+    rows = app.reads(who).run(
+        lambda conn: conn.execute(
             f"""
             WITH hits AS (
             -- one branch per configuration, each with its own GIN index (the planner would not
@@ -67,6 +67,7 @@ def search_blocks(app: App, who: Principal, req: SearchRequest) -> list[dict[str
             # (10x a plain full-text query at 10,000 blocks).
             prepare=False,
         ).fetchall()
+    )
     return [{**row_out(r), "score": float(r["score"])} for r in rows]
 
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ctx.core.embed.context import queue_reblend
     from ctx.core.embed.generation_rows import (
         active_generation,
+        backlog_for_scopes,
         building_generation,
         create_generation,
         embedding_overview,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         waiting_for_scopes,
     )
     from ctx.core.embed.options import option_float, option_int, option_str, require_str
+    from ctx.core.embed.progress import backlog_line, duration_text
     from ctx.core.embed.protocol import Embedder
     from ctx.core.embed.rebuild import rebuild_step, start_rebuild
     from ctx.core.embed.registry import EmbedderFactory, create_embedder, embedder_factories
@@ -58,11 +60,14 @@ __all__ = [
     "EmbedderFactory",
     "WarmUp",
     "active_generation",
+    "backlog_for_scopes",
+    "backlog_line",
     "block_text",
     "building_generation",
     "configured_options",
     "create_embedder",
     "create_generation",
+    "duration_text",
     "embed_block_ids",
     "embed_blocks",
     "embed_pending",

@@ -26,6 +26,10 @@ class EmbedderCache:
         #: how long one block took to embed inline lately (claim, model, write), None until
         #: measured: what sizes a query's inline batches (``embed_pending``)
         self.seconds_per_block: float | None = None
+        #: held while a worker's batch is in the model: the local engines use every core
+        #: already, so a second worker loop overlaps its database work with the model rather
+        #: than a second model run (queries' own embedding never waits for it)
+        self.batch_lock = threading.Lock()
 
     def record_speed(self, seconds: float, blocks: int) -> None:
         """Fold one inline batch's time into ``seconds_per_block`` (a moving average)."""

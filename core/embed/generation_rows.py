@@ -14,6 +14,7 @@ from psycopg.types.json import Jsonb
 from ctx.core.embed.settings import configured_options
 from ctx.core.errors import CtxError
 from ctx.core.runtime import counts as job_counts
+from ctx.core.runtime import pending_for_scopes
 
 if TYPE_CHECKING:
     import psycopg
@@ -116,6 +117,27 @@ def switch_generation(conn: psycopg.Connection[Any], gen_id: int) -> None:
         conn.execute("DELETE FROM context_embedding_generations WHERE id = %s", (old["id"],))
 
 
+def _recent_rates(conn: psycopg.Connection[Any]) -> dict[int, float]:
+    """Per generation, vectors written in the last minute over the time they took (any
+    process): the rate every estimate of time left is made with."""
+    return {
+        r["generation"]: float(r["n"]) / max(float(r["span"]), 1.0)
+        for r in conn.execute(
+            "SELECT generation, count(*) AS n, "
+            "extract(epoch FROM now() - min(created_at)) AS span "
+            "FROM context_block_embeddings WHERE created_at > now() - interval '60 seconds' "
+            "GROUP BY generation"
+        ).fetchall()
+    }
+
+
+def _eta(left: int, rate: float | None) -> int | None:
+    """Seconds until ``left`` are done at ``rate`` (0 when none is left, None without a rate)."""
+    if not left:
+        return 0
+    return round(left / rate) if rate else None
+
+
 def status(app: App) -> dict[str, Any]:
     """Generations with how many blocks each holds, and the embed jobs still pending. Every
     count is read from an index (the blocks' type, the vectors' generation and creation time,
@@ -133,16 +155,7 @@ def status(app: App) -> dict[str, Any]:
             ).fetchall()
         }
         jobs = job_counts(conn).get("embed", {})
-        # Throughput: vectors written in the last minute, over the time they took (any process).
-        recent = {
-            r["generation"]: float(r["n"]) / max(float(r["span"]), 1.0)
-            for r in conn.execute(
-                "SELECT generation, count(*) AS n, "
-                "extract(epoch FROM now() - min(created_at)) AS span "
-                "FROM context_block_embeddings WHERE created_at > now() - interval '60 seconds' "
-                "GROUP BY generation"
-            ).fetchall()
-        }
+        recent = _recent_rates(conn)
     assert total is not None
     out = []
     for g in gens:
@@ -160,7 +173,7 @@ def status(app: App) -> dict[str, Any]:
                 "embedded": embedded,
                 "per_s": round(rate, 1) if rate else None,
                 "left": left,
-                "eta_s": round(left / rate) if rate and left else (0 if not left else None),
+                "eta_s": _eta(left, rate),
             }
         )
     return {"embeddable_blocks": total["n"], "generations": out, "embed_jobs": jobs}
@@ -179,3 +192,29 @@ def embedding_overview(app: App) -> dict[str, Any] | None:
     if "building" in gens:
         out["building"] = gens["building"]
     return out
+
+
+def backlog_for_scopes(app: App, scopes: list[str]) -> dict[str, Any]:
+    """The blocks of ``scopes`` waiting for the active generation (``waiting``), the rate the
+    workers embed at (``per_s``) and when the last of them should be done (``eta_s``): the
+    queue is worked in order, so every embed job up to that block's counts, other scopes'
+    included. What ``ctx ingest`` reports after sending."""
+    with app.connection() as conn:
+        waiting = pending_for_scopes(conn, scopes, "embed")
+        through = conn.execute(
+            "SELECT count(*) AS n FROM context_jobs WHERE kind = 'embed' "
+            "AND status IN ('queued', 'running') AND id <= ("
+            "  SELECT max(j.id) FROM context_jobs j "
+            "    JOIN context_blocks b ON b.id = (j.payload->>'block_id')::uuid "
+            "   WHERE j.kind = 'embed' AND j.status IN ('queued', 'running') "
+            "     AND b.scope = ANY(%s))",
+            (scopes,),
+        ).fetchone()
+        gen = active_generation(conn)
+        rate = _recent_rates(conn).get(gen["id"]) if gen is not None else None
+    assert through is not None
+    return {
+        "waiting": waiting,
+        "per_s": round(rate, 1) if rate else None,
+        "eta_s": _eta(int(through["n"]), rate),
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from ctx.core.embed.context import lock_sequences, refresh_blocks
@@ -55,16 +56,20 @@ def embed_blocks(app: App, conn: psycopg.Connection[Any], block_ids: list[str]) 
     return write_vectors(app, conn, rows, _vectors(app, gens, rows))
 
 
-def embed_block_ids(app: App, block_ids: list[str]) -> int:
+def embed_block_ids(
+    app: App, block_ids: list[str], model_turn: AbstractContextManager[Any] | None = None
+) -> int:
     """Embed the given blocks with no connection held while the model runs: read the texts,
-    give the connection back, embed, then write the vectors in one short transaction (blocks
-    deleted or changed meanwhile are left out: a changed block has a newer job queued)."""
+    give the connection back, embed (inside ``model_turn`` when given: the worker's turn at the
+    model), then write the vectors in one short transaction (blocks deleted or changed meanwhile
+    are left out: a changed block has a newer job queued)."""
     with app.connection() as conn:
         rows = _embeddable(conn, block_ids)
         gens = target_generations(conn) if rows else []
     if not rows:
         return 0
-    vectors = _vectors(app, gens, rows)
+    with model_turn or nullcontext():
+        vectors = _vectors(app, gens, rows)
 
     def write() -> int:
         with app.connection() as conn:
@@ -179,12 +184,19 @@ def _unchanged(now: dict[str, Any] | None, embedded: dict[str, Any]) -> bool:
 
 
 def handle_embed_jobs(app: App, jobs: list[Job]) -> None:
+    """A worker's batch: one at a time in the model per process (``batch_lock``)."""
+    embed_block_ids(app, [str(j.payload["block_id"]) for j in jobs], app.embedders.batch_lock)
+
+
+def _embed_inline(app: App, jobs: list[Job]) -> None:
+    """A query's batch: it never waits for a worker's turn at the model."""
     embed_block_ids(app, [str(j.payload["block_id"]) for j in jobs])
 
 
 EMBED_JOBS = JobHandler(
     KIND, handle_embed_jobs, batch_size=BATCH, description="embed changed blocks"
 )
+_INLINE_JOBS = JobHandler(KIND, _embed_inline, batch_size=BATCH)
 
 
 def embed_pending(app: App, scopes: list[str], budget_ms: int | None = None) -> int:
@@ -221,7 +233,7 @@ def embed_pending(app: App, scopes: list[str], budget_ms: int | None = None) -> 
                 conn, KIND, scopes, size, owner, int(app.settings["jobs.max_attempts"])
             )
         started = time.monotonic()
-        done += run_batch(app, EMBED_JOBS, claimed)
+        done += run_batch(app, _INLINE_JOBS, claimed)
         app.embedders.record_speed(time.monotonic() - started, len(claimed))
         if len(claimed) < size:
             break

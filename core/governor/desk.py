@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from concurrent.futures import Executor, Future
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -128,25 +129,33 @@ def retrieve(
     names = [st.name for st in app.query_stages]
     last = str(s["governor.desk_stages"])
     stop = last if last in names else "candidates"
-    run, candidates = run_pipeline(
-        app,
-        who,
-        request,
-        skip=[n for n in MODEL_STAGES if n in names],
-        stop_after=stop,
-        inline=False,
-        embed_text=focus.embed_text,
-    )
     limit = int(s["governor.desk_items"]) * 2
-    head = candidates[:limit]
     rows: dict[str, dict[str, Any]] = {}
-    if head:
-        with app.connection() as conn:
-            for row in conn.execute(
-                "SELECT id::text AS id, scope, category, title, content, metadata, occurred_at, "
-                "sensitivity FROM context_blocks WHERE id = ANY(%s::uuid[])",
-                ([c.block_id for c in head],),
-            ).fetchall():
+    # a read replica may serve it: the desk needs the key's earlier writes, not this call's
+    # event (that one is in the recent ring)
+    reads = app.reads(who, own_writes=False)
+    # No model call and no inline work on this path: on the primary its stages share one
+    # connection (a replica's reads run on the replica's own connections).
+    with nullcontext() if reads.on_replica else app.held_connection():
+        run, candidates = run_pipeline(
+            app,
+            who,
+            request,
+            skip=[n for n in MODEL_STAGES if n in names],
+            stop_after=stop,
+            inline=False,
+            embed_text=focus.embed_text,
+            reads=reads,
+        )
+        head = candidates[:limit]
+        if head:
+            for row in run.read(
+                lambda conn: conn.execute(
+                    "SELECT id::text AS id, scope, category, title, content, metadata, "
+                    "occurred_at, sensitivity FROM context_blocks WHERE id = ANY(%s::uuid[])",
+                    ([c.block_id for c in head],),
+                ).fetchall()
+            ):
                 rows[row["id"]] = row
     items = []
     for c in head:

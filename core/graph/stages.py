@@ -40,10 +40,11 @@ def _endorsements(q: QueryRun, seeds: list[Candidate], top: float) -> dict[str, 
     """Neighbour id -> how strongly the seeds' links endorse it."""
     s = q.app.settings
     seed_score = {c.block_id: c.score for c in seeds}
-    with q.app.connection() as conn:
-        links = link_rows(conn, list(seed_score), q.scopes, types=POSITIVE,
-                          min_confidence=float(s["query.graph_min_confidence"]),
-                          limit=PER_SEED * 4 * len(seed_score))  # fmt: skip
+    links = q.read(
+        lambda conn: link_rows(conn, list(seed_score), q.scopes, types=POSITIVE,
+                               min_confidence=float(s["query.graph_min_confidence"]),
+                               limit=PER_SEED * 4 * len(seed_score))
+    )  # fmt: skip
     taken: dict[str, int] = {}
     out: dict[str, float] = {}
     for link in links:  # most confident first
@@ -64,12 +65,13 @@ def _endorsements(q: QueryRun, seeds: list[Candidate], top: float) -> dict[str, 
 def _admissible(q: QueryRun, ids: list[str]) -> dict[str, float]:
     """The neighbours the query's filters let in, with their type's retrieval factor."""
     req = q.request
-    with q.app.connection() as conn:
-        rows = conn.execute(
+    rows = q.read(
+        lambda conn: conn.execute(
             "SELECT id::text AS id, block_type, category, tags FROM context_blocks "
             "WHERE id = ANY(%s::uuid[]) AND scope = ANY(%s) AND NOT is_archived",
             (ids, q.scopes),
         ).fetchall()
+    )
     # a private type's blocks only in the category the query names (as in ctx_rrf)
     named = req.private_category if req.private_category is not None else req.category
     out: dict[str, float] = {}
@@ -122,10 +124,8 @@ def supersedes(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     if not candidates:
         return candidates
     ids = [c.block_id for c in candidates]
-    with q.app.connection() as conn:
-        newer = superseders(
-            conn, ids, q.scopes, float(q.app.settings["query.supersedes_confidence"])
-        )
+    confidence = float(q.app.settings["query.supersedes_confidence"])
+    newer = q.read(lambda conn: superseders(conn, ids, q.scopes, confidence))
     if not newer:
         return candidates
     for old, by in newer.items():

@@ -16,6 +16,7 @@ from ctx.core.retrieval.candidates import Candidate
 
 if TYPE_CHECKING:
     from ctx.core.app import App
+    from ctx.core.runtime import Reads
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,9 @@ def candidates_from_rows(rows: Sequence[Mapping[str, Any]]) -> list[Candidate]:
     ]
 
 
-def fuse(app: App, **query: Any) -> list[Candidate]:
-    """Run ``ctx_rrf`` (arguments as ``rrf_arguments``): up to ``query.candidates`` fused
-    candidates, best first."""
-    with app.connection() as conn:
-        rows = conn.execute(rrf_sql(), rrf_arguments(app, **query)).fetchall()
+def fuse(app: App, reads: Reads | None = None, **query: Any) -> list[Candidate]:
+    """Run ``ctx_rrf`` (arguments as ``rrf_arguments``) where ``reads`` says (default: the
+    primary): up to ``query.candidates`` fused candidates, best first."""
+    args = rrf_arguments(app, **query)
+    rows = (reads or app.reads()).run(lambda conn: conn.execute(rrf_sql(), args).fetchall())
     return candidates_from_rows(rows)

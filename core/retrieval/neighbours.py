@@ -48,8 +48,7 @@ def neighbour_pairs(q: QueryRun, ids: list[str], window: int) -> set[tuple[str, 
     """Pairs (a, b) of ``ids`` at most ``window`` positions apart in one sequence, b after a."""
     gap = timedelta(seconds=float(q.app.settings["embed.context_gap_s"]))
     wanted = set(ids)
-    with q.app.connection() as conn:
-        rows = conn.execute(_FOLLOWERS, {"ids": ids, "window": window}).fetchall()
+    rows = q.read(lambda conn: conn.execute(_FOLLOWERS, {"ids": ids, "window": window}).fetchall())
     followers: dict[str, list[tuple[str, object, object]]] = defaultdict(list)
     for r in rows:
         followers[r["id"]].append((r["next_id"], r["at"], r["next_at"]))
@@ -85,10 +84,8 @@ def gated(q: QueryRun, pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
     floor = bands[0] if gate == "related" else bands[1]
     ordered = sorted(pairs)
     sql = _pair_similarity_sql(q.generation["id"], q.generation["dimensions"])
-    with q.app.connection() as conn:
-        rows = conn.execute(
-            sql, {"a": [a for a, _ in ordered], "b": [b for _, b in ordered]}
-        ).fetchall()
+    pairs_of = {"a": [a for a, _ in ordered], "b": [b for _, b in ordered]}
+    rows = q.read(lambda conn: conn.execute(sql, pairs_of).fetchall())
     return {(r["a"], r["b"]) for r in rows if float(r["sim"]) >= floor}
 
 

@@ -44,8 +44,7 @@ def versions(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     end = named_end(q)
     if not candidates or end is None:
         return candidates
-    with q.app.connection() as conn:
-        found = versions_at(conn, [c.block_id for c in candidates], end)
+    found = q.read(lambda conn: versions_at(conn, [c.block_id for c in candidates], end))
     for block_id, version in found.items():
         fields = {k: version[k] for k in SHOWN}
         fields["tags"] = list(fields["tags"])

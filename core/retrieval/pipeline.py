@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctx.core.embed import vector_literal
 from ctx.core.errors import PluginError, error_text
@@ -28,12 +28,15 @@ from ctx.core.retrieval.schemas import QueryRequest
 from ctx.core.temporal import TemporalResult
 
 if TYPE_CHECKING:
+    import psycopg
+
     from ctx.core.access import Principal
     from ctx.core.app import App
-    from ctx.core.runtime import PluginHost
+    from ctx.core.runtime import PluginHost, Reads
 
 log = logging.getLogger("ctx.retrieval")
 
+T = TypeVar("T")
 StageRun = Callable[["QueryRun", list[Candidate]], list[Candidate]]
 #: told each stage's name and the candidates it handed on, as each finishes
 StageWatch = Callable[[str, list[Candidate]], None]
@@ -97,7 +100,14 @@ class QueryRun:
     inline: bool = True
     #: how the query text becomes its vector literal; a caller may put a cache in front of it
     embed_text: Callable[[QueryRun, str], str] | None = None
+    #: where the stages read (a read replica, or the primary: ``read``); None: the primary
+    reads: Reads | None = None
     _notes: dict[str, Any] = field(default_factory=dict)
+
+    def read(self, read: Callable[[psycopg.Connection[dict[str, Any]]], T]) -> T:
+        """``read(conn)`` where this query reads: a replica that has the caller's writes, or
+        the primary. ``read`` only reads and may run twice (``ctx.core.runtime.Reads``)."""
+        return (self.reads or self.app.reads()).run(read)
 
     def query_vector(self, text: str) -> str:
         """The vector literal of ``text`` in the active generation (through ``embed_text``)."""
@@ -199,26 +209,31 @@ def run_pipeline(
     embed_text: Callable[[QueryRun, str], str] | None = None,
     settings: Mapping[str, Any] | None = None,
     watch: StageWatch | None = None,
+    reads: Reads | None = None,
 ) -> tuple[QueryRun, list[Candidate]]:
     """Run the stages in order (without those in ``skip``; up to ``stop_after``) and return the
     run and its final candidates. ``weights`` overrides channel weights for this query;
     ``inline=False`` leaves the caller's pending embeddings and dates to the workers;
     ``embed_text(run, text)`` replaces how the query is embedded (a cache, say); ``settings``
     (checked by ``checked_overrides``) replace setting values for this query only, never
-    written; ``watch(name, candidates)`` sees what each stage hands on."""
+    written; ``watch(name, candidates)`` sees what each stage hands on. The stages read where
+    ``reads`` says (default: where ``who``'s call reads, ``App.reads``); on a read replica
+    nothing is done inline, as with ``inline=False``: a replica takes no writes."""
     app = with_settings(app, settings)
     stages = app.query_stages
     known = {s.name for s in stages}
     unknown = sorted((set(skip) | ({stop_after} if stop_after else set())) - known)
     if unknown:
         raise ValueError(f"unknown query stage(s) {', '.join(unknown)}; stages: {sorted(known)}")
+    reads = reads or app.reads(who)
     run = QueryRun(
         app,
         who,
         request,
         weights=channel_weights(app, weights),
-        inline=inline,
+        inline=inline and not reads.on_replica,
         embed_text=embed_text,
+        reads=reads,
     )
     candidates: list[Candidate] = []
     for stage in stages:

@@ -65,8 +65,10 @@ def question_hits(q: QueryRun, ids: list[str]) -> list[WordHits]:
     ask for the first three)."""
     if q.word_hits and all(set(ids) <= h.found_in.keys() for h in q.word_hits):
         return [h.only(ids) for h in q.word_hits]
-    with q.app.connection() as conn:
-        q.word_hits = [word_hits(conn, text, de, q.scopes, ids) for text, de in question_texts(q)]
+    texts = question_texts(q)
+    q.word_hits = q.read(
+        lambda conn: [word_hits(conn, text, de, q.scopes, ids) for text, de in texts]
+    )
     return q.word_hits
 
 
@@ -83,12 +85,13 @@ def coverage_of(q: QueryRun, ids: list[str]) -> dict[str, float]:
 def _policy(q: QueryRun, head: list[Candidate]) -> dict[str, float]:
     """Per block the factor fusion multiplied its score by (mass factor and type factor): the
     strength keeps it, so a damped type is not put first by the re-ordering."""
-    with q.app.connection() as conn:
-        rows = conn.execute(
+    rows = q.read(
+        lambda conn: conn.execute(
             "SELECT b.id::text AS id, b.time_mass * t.factor AS factor FROM context_blocks b "
             "JOIN context_type_reach t ON t.name = b.block_type WHERE b.id = ANY(%s::uuid[])",
             ([c.block_id for c in head],),
         ).fetchall()
+    )
     return {r["id"]: float(r["factor"]) for r in rows}
 
 

@@ -9,6 +9,7 @@ from ctx.core.retrieval.candidates import Candidate
 
 if TYPE_CHECKING:
     from ctx.core.app import App
+    from ctx.core.runtime import Reads
 
 
 def fetch_sources(
@@ -16,14 +17,16 @@ def fetch_sources(
     candidates: list[Candidate],
     query: str,
     contents: Mapping[str, str] | None = None,
+    reads: Reads | None = None,
 ) -> list[dict[str, Any]]:
     """One source per candidate still stored, in candidate order; ``contents`` (block id ->
-    text) are what a source shows instead of its block's current content (a past version)."""
+    text) are what a source shows instead of its block's current content (a past version).
+    Read where ``reads`` says (default: the primary)."""
     if not candidates:
         return []
     given = dict(contents or {})
-    with app.connection() as conn:
-        found = conn.execute(
+    found = (reads or app.reads()).run(
+        lambda conn: conn.execute(
             """
             SELECT b.id::text AS id, b.title, b.category, b.scope, b.block_type, b.tags,
                    b.occurred_at, b.updated_at,
@@ -41,6 +44,7 @@ def fetch_sources(
             """,
             (list(given), list(given.values()), query, [c.block_id for c in candidates]),
         ).fetchall()
+    )
     by_id = {r["id"]: r for r in found}
     out = []
     for c in candidates:

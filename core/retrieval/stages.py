@@ -78,8 +78,7 @@ def embed(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     waited = q.app.warmup.wait(int(q.app.settings["query.warmup_wait_ms"]) / 1000)
     if waited is not None:
         q.note(waited_for_warmup_ms=round(waited, 1))
-    with q.app.connection() as conn:
-        q.generation = active_generation(conn)
+    q.generation = q.read(active_generation)
     if q.generation is None:
         q.warn("no embedding generation: dense channel skipped")
         return candidates
@@ -173,6 +172,7 @@ def candidates(q: QueryRun, _: list[Candidate]) -> list[Candidate]:
         private_category=req.private_category,
         # blocks granted to the caller's tenant, unless the query names its scopes
         tenant=q.who.tenant_id if req.scopes is None else None,
+        reads=q.reads,
     )
     return text_support(q, fused)
 
@@ -194,7 +194,9 @@ def gravity(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     if not candidates or not q.temporal.matched or not q.app.settings["query.temporal_gravity"]:
         return candidates
     boost = gravity_boost(q)
-    factors = gravity_factors(q.app, [c.block_id for c in candidates], q.temporal, boost_cap=boost)
+    factors = gravity_factors(
+        q.app, [c.block_id for c in candidates], q.temporal, boost_cap=boost, reads=q.reads
+    )
     for c in candidates:
         c.rescore("gravity", factors[c.block_id])
     q.note(pulled=sum(1 for f in factors.values() if f > 1.0))
@@ -289,7 +291,7 @@ def _limit(q: QueryRun) -> int:
 def sources(q: QueryRun, candidates: list[Candidate]) -> list[Candidate]:
     """The blocks behind the candidates, with snippets; per channel ranks with ``explain``."""
     past = {block_id: v["content"] for block_id, v in q.versions.items()}
-    q.sources = fetch_sources(q.app, candidates, q.request.query, past)
+    q.sources = fetch_sources(q.app, candidates, q.request.query, past, reads=q.reads)
     for source in q.sources:
         source.update(q.source_fields.get(source["id"], {}))
     if q.request.explain:

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         SHOW_SETTING,
         UNSET_SETTING,
     )
+    from ctx.core.runtime.pg_sizing import size_embedded
     from ctx.core.runtime.plugin_host import (
         CORE_PLUGINS,
         DEFAULT_PLUGINS,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
         registered_objects,
         unique_by_name,
     )
+    from ctx.core.runtime.replicas import Reads, ReplicaSet, read_urls
     from ctx.core.runtime.schemas import SettingChange, SettingKey, SettingValue
     from ctx.core.runtime.service import plugin_rows, setting_row
     from ctx.core.runtime.setting_writes import set_setting, unset_setting
@@ -111,8 +113,10 @@ __all__ = [
     "Listener",
     "PluginHost",
     "PluginInfo",
+    "Reads",
     "Registration",
     "Registry",
+    "ReplicaSet",
     "Setting",
     "SettingChange",
     "SettingCheck",
@@ -147,6 +151,7 @@ __all__ = [
     "owner_gone",
     "pending_for_scopes",
     "plugin_rows",
+    "read_urls",
     "redact",
     "registered_factories",
     "registered_objects",
@@ -158,6 +163,7 @@ __all__ = [
     "secret_reference",
     "set_setting",
     "setting_row",
+    "size_embedded",
     "skipped",
     "unique_by_name",
     "unset_setting",

@@ -130,12 +130,37 @@ class EmbeddedPostgres:
         """
         if self._server is None:
             raise DatabaseError("the embedded PostgreSQL was not started by this process")
+        with self._server._lock:
+            return self._ensure_running()
+
+    def restart_alone(self) -> bool:
+        """Stop the cluster and start it again, so that a setting read only at start (such as
+        shared_buffers) takes effect, when no other process holds it; False, leaving it
+        running, when one does (it takes effect when the last holder lets go)."""
+        if self._server is None:
+            raise DatabaseError("the embedded PostgreSQL was not started by this process")
+        from pgserver import _commands  # its binaries' wrappers, made at import
+
+        with self._server._lock:
+            if self._server.global_process_id_list.get() != [os.getpid()]:
+                return False
+            try:
+                _commands.pg_ctl(  # type: ignore[attr-defined]
+                    ["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=self._server.system_user
+                )
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise DatabaseError(f"PostgreSQL did not stop: {exc}") from exc
+            self._ensure_running()
+        return True
+
+    def _ensure_running(self) -> int:
+        """Start the cluster unless it runs (under pgserver's lock); the server's pid."""
+        assert self._server is not None
         quiet = logging.getLogger("pgserver")
         level = quiet.level
         quiet.setLevel(logging.CRITICAL)  # a failed start logs PostgreSQL's whole log file
         try:
-            with self._server._lock:
-                self._server.ensure_postgres_running()
+            self._server.ensure_postgres_running()
         except (OSError, subprocess.SubprocessError) as exc:
             raise DatabaseError(f"PostgreSQL did not start: {self._last_fatal() or exc}") from exc
         finally:

@@ -5,6 +5,11 @@ jobs are claimed with ``FOR UPDATE SKIP LOCKED``, so each is done once. The work
 name: it runs whatever ``JobHandler``s the plugins registered. A handler's ``sweep`` (work that no
 job asks for yet) runs every ``sweep_every`` seconds and at once after the listener reconnected
 (``notify("reconnect")``: notifications may have been missed meanwhile).
+
+A worker runs ``jobs.worker_loops`` loops (threads), each claiming and running batches on its own:
+while one loop's batch is in a model (which uses every core it is given), another writes its
+vectors, claims the next batch and runs the kinds that only talk to the database, so the cores
+do not wait for the database between batches (bench/embed_cores.py).
 """
 
 from __future__ import annotations
@@ -26,23 +31,39 @@ log = logging.getLogger("ctx.worker")
 
 class Worker:
     def __init__(
-        self, app: App, handlers: Mapping[str, JobHandler] | None = None, tick: float = 5.0
+        self,
+        app: App,
+        handlers: Mapping[str, JobHandler] | None = None,
+        tick: float = 5.0,
+        loops: int | None = None,
     ) -> None:
         self.app = app
         self.handlers = dict(handlers if handlers is not None else app.job_handlers)
         self.tick = tick
-        self.wake = threading.Event()
+        self.loops = int(app.settings["jobs.worker_loops"]) if loops is None else loops
+        self._wakes = [threading.Event() for _ in range(self.loops)]
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._swept: dict[str, float] = {}  # kind -> monotonic time of its last sweep
+        self._sweeping = threading.Lock()  # one loop sweeps; the others go on with jobs
 
     def notify(self, payload: str = "") -> None:
         if payload == "reconnect":
             self._swept.clear()  # a backlog pass: every sweep is due now
-        self.wake.set()
+        for wake in self._wakes:
+            wake.set()
 
     def sweep(self, force: bool = False) -> int:
-        """Run the sweeps that are due (all with ``force``); return the jobs they queued."""
+        """Run the sweeps that are due (all with ``force``); return the jobs they queued. A loop
+        that finds another one sweeping skips it."""
+        if not self._sweeping.acquire(blocking=False):
+            return 0
+        try:
+            return self._sweep(force)
+        finally:
+            self._sweeping.release()
+
+    def _sweep(self, force: bool) -> int:
         queued = 0
         now = time.monotonic()
         for kind, handler in self.handlers.items():
@@ -61,14 +82,26 @@ class Worker:
         return queued
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self.run_forever, name="ctx-worker", daemon=True)
-        self._thread.start()
+        """Run every loop in a thread of its own."""
+        self._spawn(range(self.loops))
 
-    def stop(self) -> None:
+    def _spawn(self, loops: range) -> None:
+        for i in loops:
+            thread = threading.Thread(
+                target=self._loop, args=(self._wakes[i],), name=f"ctx-worker-{i}", daemon=True
+            )
+            self._threads.append(thread)
+            thread.start()
+
+    def stop(self, wait: bool = True) -> None:
+        """Ask every loop to stop after the batch in hand and, with ``wait``, wait for them (a
+        signal handler must not: the loop it interrupted may hold what the others wait for)."""
         self._stop.set()
-        self.wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        for wake in self._wakes:
+            wake.set()
+        for thread in self._threads if wait else ():
+            if thread is not threading.current_thread():
+                thread.join(timeout=30)
 
     def run_once(self) -> int:
         """Run one batch of every kind; return the number of jobs done."""
@@ -86,9 +119,18 @@ class Worker:
         return total
 
     def run_forever(self) -> None:
+        """Run the loops until ``stop``: the first in the calling thread (``ctx worker``), the
+        others in threads of their own."""
+        self._spawn(range(1, self.loops))
+        try:
+            self._loop(self._wakes[0])
+        finally:
+            self.stop()
+
+    def _loop(self, wake: threading.Event) -> None:
         while not self._stop.is_set():
-            self.wake.clear()
+            wake.clear()
             did = self.run_once()
             if did:
                 continue  # more may be waiting
-            self.wake.wait(self.tick)
+            wake.wait(self.tick)

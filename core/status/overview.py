@@ -33,7 +33,8 @@ def token_counters(app: App) -> dict[str, dict[str, Any]]:
 
 
 def server_status(app: App, who: Principal, _request: None) -> dict[str, Any]:
-    """``{"backends", "roles", "token_counters", "jobs", "embedding", "version"}``."""
+    """``{"backends", "roles", "token_counters", "jobs", "embedding", "version"}``, and
+    ``"replicas"`` with read replicas (``ReplicaSet.status``)."""
     backends = llm.backends_overview(app)
     with app.connection() as conn:
         jobs = counts(conn)
@@ -44,4 +45,5 @@ def server_status(app: App, who: Principal, _request: None) -> dict[str, Any]:
         "jobs": jobs,
         "embedding": embedding_overview(app),
         "version": _version(),
+        **({"replicas": app.replicas.status()} if app.replicas is not None else {}),
     }

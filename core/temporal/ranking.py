@@ -18,6 +18,7 @@ from ctx.core.temporal.types import TemporalResult
 
 if TYPE_CHECKING:
     from ctx.core.app import App
+    from ctx.core.runtime import Reads
 
 
 def date_query(result: TemporalResult) -> str | None:
@@ -37,11 +38,17 @@ def date_query(result: TemporalResult) -> str | None:
 
 
 def gravity_factors(
-    app: App, block_ids: Sequence[str], result: TemporalResult, *, boost_cap: float | None = None
+    app: App,
+    block_ids: Sequence[str],
+    result: TemporalResult,
+    *,
+    boost_cap: float | None = None,
+    reads: Reads | None = None,
 ) -> dict[str, float]:
     """Each block's gravity toward the time ``result`` names: 1.0 (no pull) to 1 + ``boost_cap``.
 
-    Blocks without content times get 1.0, so undated blocks stay where fusion put them.
+    Blocks without content times get 1.0, so undated blocks stay where fusion put them. The
+    times are read where ``reads`` says (default: the primary).
     """
     if not block_ids or not result.matched:
         return dict.fromkeys(block_ids, 1.0)
@@ -50,12 +57,13 @@ def gravity_factors(
         if boost_cap is None
         else GravityQuery.from_result(result, boost_cap=boost_cap)
     )
-    with app.connection() as conn:
-        found = conn.execute(
+    found = (reads or app.reads()).run(
+        lambda conn: conn.execute(
             "SELECT block_id::text AS block_id, source_date, dimension, value "
             "FROM context_temporal WHERE block_id = ANY(%s::uuid[])",
             (list(block_ids),),
         ).fetchall()
+    )
     per_block: dict[str, dict[date, dict[str, float]]] = defaultdict(dict)
     for f in found:
         per_block[f["block_id"]].setdefault(f["source_date"], {})[f["dimension"]] = f["value"]

@@ -99,6 +99,11 @@ DECLARE
     dense_sql  text := 'SELECT NULL::uuid AS id, NULL::real AS sim, NULL::bigint AS rnk WHERE false';
     trgm_sql   text;
     readable   bigint;
+    shared     text[];              -- types a query sees in every category (neither private nor excluded)
+    rows_where text;                -- which rows the caller can read, as index conditions
+    few        boolean := false;    -- at most p_dense_exact_max of them: every channel reads them
+    src        text := 'context_blocks b';  -- where the channels read rows from
+    cond       text;                -- the filters each channel applies to them
 BEGIN
     PERFORM set_config('hnsw.ef_search', p_hnsw_ef_search::text, true);
     -- the `%` operator of the trigram channel reads its threshold from this setting
@@ -138,6 +143,35 @@ BEGIN
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 
+    -- Few readable rows: every channel reads them straight from the indexes that find them (the
+    -- scope, its category, its shared types) instead of its own index. A GIN or HNSW index covers
+    -- the whole store: a small scope (or a governed thread among thousands in one scope) would pay
+    -- for every match of a common word, or a long filtered graph walk, in rows it cannot read. The
+    -- count is bounded (it stops past the limit), and skipped where the counts say it is large.
+    shared := ARRAY(SELECT name::text FROM context_type_reach
+                     WHERE name::text <> ALL(excluded) AND name::text <> ALL(private));
+    -- (written with :scopes, :category and :shared, numbered for each statement that uses it)
+    rows_where := CASE
+        WHEN p_category IS NOT NULL THEN 'b.scope = ANY(:scopes) AND b.category = :category'
+        WHEN p_private_category IS NOT NULL THEN '(b.scope = ANY(:scopes) AND b.category = :category '
+                                                 'OR b.scope = ANY(:scopes) AND b.block_type = ANY(:shared))'
+        ELSE 'b.scope = ANY(:scopes)' END;
+    IF coalesce(p_dense_exact_max, 0) > 0
+       AND (p_category IS NOT NULL OR p_private_category IS NOT NULL
+            OR readable IS NULL OR readable <= p_dense_exact_max) THEN
+        EXECUTE format('SELECT count(*) <= $4 FROM (SELECT FROM context_blocks b WHERE %s LIMIT $4 + 1) x',
+                       replace(replace(replace(rows_where, ':scopes', '$1'), ':category', '$2'),
+                               ':shared', '$3'))
+           INTO few
+          USING p_scopes, coalesce(p_category, p_private_category), shared, p_dense_exact_max;
+    END IF;
+    cond := filters;
+    IF few THEN
+        -- the readable rows once (filters included), read by every channel as "b"
+        src := 'few b';
+        cond := 'true';
+    END IF;
+
     IF p_embedding IS NOT NULL AND p_generation IS NOT NULL AND w[1] > 0 THEN
         -- The walk returns its rows roughly nearest first (relaxed order) and goes on while the
         -- filters thin them out; it fetches ef_search rows (at least the limit), which are
@@ -149,15 +183,15 @@ BEGIN
                            (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)) AS dist,
                            (1 - (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s)))::real AS sim
                       FROM context_block_embeddings e
-                      JOIN context_blocks b ON b.id = e.block_id
+                      JOIN %6$s ON b.id = e.block_id
                      WHERE e.generation = %2$s AND %3$s
                      ORDER BY (e.context::halfvec(%1$s) <=> $2::halfvec(%1$s))%4$s
                      LIMIT %5$s) d) r
-             WHERE rnk <= $7$d$, p_dims, p_generation, filters,
+             WHERE rnk <= $7$d$, p_dims, p_generation, cond,
             -- Exact: "+ 0" is an order no index provides, so every readable vector is compared
             -- (a few ms for a small scope, where the graph walk could miss some of its vectors).
-            CASE WHEN readable <= p_dense_exact_max THEN ' + 0' ELSE '' END,
-            greatest(p_limit_dense, p_hnsw_ef_search));
+            CASE WHEN few OR readable <= p_dense_exact_max THEN ' + 0' ELSE '' END,
+            greatest(p_limit_dense, p_hnsw_ef_search), src);
     END IF;
 
     -- The title channel: pg_trgm's `%` costs CPU per title sharing trigrams with the query (tens
@@ -166,8 +200,8 @@ BEGIN
     -- above, it ranks the titles of the dense and full-text candidates (already filtered).
     trgm_sql := CASE WHEN readable IS NULL OR readable <= p_trigram_scan_max THEN format($t$
         SELECT b.id, similarity(b.title, $17)::real AS s
-          FROM context_blocks b
-         WHERE $12[4] > 0 AND b.title %% $17 AND %1$s$t$, filters)
+          FROM %2$s
+         WHERE $12[4] > 0 AND b.title %% $17 AND %1$s$t$, cond, src)
     ELSE $t$
         SELECT id, s FROM (
             SELECT b.id, similarity(b.title, $17)::real AS s
@@ -178,11 +212,11 @@ BEGIN
     END;
 
     RETURN QUERY EXECUTE format($q$
-        WITH dense AS (%1$s),
+        WITH %6$s dense AS (%1$s),
         en AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
                 SELECT c.id, ts_rank_cd(c.ts_en, $15)::real AS s FROM (
-                    SELECT b.id, b.ts_en, row_number() OVER () AS n FROM context_blocks b
+                    SELECT b.id, b.ts_en, row_number() OVER () AS n FROM %5$s
                      WHERE $15 IS NOT NULL AND b.ts_en @@ coalesce($23, $15) AND %2$s) c
                  %4$s
                  ORDER BY 2 DESC LIMIT $9) x
@@ -190,7 +224,7 @@ BEGIN
         de AS (
             SELECT id, s, row_number() OVER (ORDER BY s DESC, id) AS rnk FROM (
                 SELECT c.id, ts_rank_cd(c.ts_de, $16)::real AS s FROM (
-                    SELECT b.id, b.ts_de, row_number() OVER () AS n FROM context_blocks b
+                    SELECT b.id, b.ts_de, row_number() OVER () AS n FROM %5$s
                      WHERE $16 IS NOT NULL AND b.ts_de @@ coalesce($24, $16) AND %2$s) c
                  %4$s
                  ORDER BY 2 DESC LIMIT $10) x
@@ -207,7 +241,7 @@ BEGIN
             -- another by the order of ids.
             SELECT id, dense_rank() OVER (ORDER BY s DESC) AS rnk FROM (
                 SELECT b.id, ts_rank_cd(b.ts_dates, $18)::real AS s
-                  FROM context_blocks b
+                  FROM %5$s
                  WHERE $18 IS NOT NULL AND b.ts_dates @@ $18 AND %2$s
                  ORDER BY 2 DESC LIMIT $19) x
         ),
@@ -242,12 +276,17 @@ BEGIN
                                             THEN (SELECT rnk FROM dated_last) END) AS rnk) dr
          ORDER BY 2 DESC, f.id
          LIMIT $14
-    $q$, dense_sql, filters, trgm_sql,
+    $q$, dense_sql, cond, trgm_sql,
         -- the cap as a plain comparison, which the window below stops at (a run condition)
-        CASE WHEN cap IS NULL THEN '' ELSE 'WHERE c.n <= $25' END)
+        CASE WHEN cap IS NULL THEN '' ELSE 'WHERE c.n <= $25' END, src,
+        CASE WHEN few THEN format(
+            'few AS MATERIALIZED (SELECT b.id, b.title, b.ts_en, b.ts_de, b.ts_dates '
+            'FROM context_blocks b WHERE (%s OR b.id = ANY($22)) AND %s),',
+            replace(replace(replace(rows_where, ':scopes', '$3'), ':category', 'coalesce($4, $21)'),
+                    ':shared', '$26'), filters) ELSE '' END)
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
           p_limit_trigram, w, p_k::double precision, p_result_limit, q_en, q_de, content_words,
           q_dates, p_limit_dates, private, coalesce(p_private_category, p_category), granted,
-          m_en, m_de, cap;
+          m_en, m_de, cap, shared;
 END $$;

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ctx.core import ApiClient, ValidationError
+from ctx.core import ApiClient, ValidationError, backlog_line
 from ctx.plugins.ingest.doc_cli import BODY_LIMIT, ingest_files
 from ctx.plugins.ingest.documents import KINDS
 from ctx.plugins.ingest.operations import FINISH_INGEST, INGEST_DOCUMENT, INGEST_NOTES, VAULT_STATE
@@ -203,6 +203,7 @@ def ingest_vault(
         "unchanged": len(notes) - len(todo),
         "archived": done["archived_notes"],
         "links": counts["links"] + done["links"],
+        "embedding": done.get("embedding"),  # an older server does not say
     }
     report(summary, broken, as_json)
     if failed:
@@ -232,6 +233,9 @@ def report(summary: dict[str, Any], broken: list[tuple[str, str]], as_json: bool
                 f"({summary['notes_per_s']}/s)"
             )
         line += f"; {summary['seconds']} s in all"
+        if summary.get("embedding"):
+            backlog = summary["embedding"]
+            line += f"; {backlog_line(backlog['waiting'], backlog['per_s'], backlog['eta_s'])}"
     typer.echo(f"{line}; broken files: {len(broken)}")
     for path, why in broken:
         typer.echo(f"  {path}: {why}")

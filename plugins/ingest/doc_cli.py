@@ -17,7 +17,7 @@ from typing import Any
 
 import typer
 
-from ctx.core import ApiClient, CtxError
+from ctx.core import ApiClient, CtxError, backlog_line
 from ctx.plugins.ingest.documents import Document, clean_filename, kind_of, parse_document
 from ctx.plugins.ingest.operations import INGEST_DOCUMENT
 
@@ -134,10 +134,16 @@ def ingest_files(
 
 
 def report(outcomes: list[Outcome], as_json: bool) -> None:
+    # what the last file sent left waiting (an older server, or a dry run, does not say)
+    backlog = next(
+        (o.answer["embedding"] for o in reversed(outcomes) if o.answer and "embedding" in o.answer),
+        None,
+    )
     if as_json:
         summary = {
             "files": [o.answer | {"path": o.path} for o in outcomes if o.answer is not None],
             "failed": [{"path": o.path, "problem": o.problem} for o in outcomes if o.problem],
+            "embedding": backlog,
         }
         typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
     for o in outcomes:
@@ -149,6 +155,8 @@ def report(outcomes: list[Outcome], as_json: bool) -> None:
                 for c in o.answer["chunks"]:
                     where = f"page {c['page']}" if "page" in c else (c.get("heading") or "-")
                     typer.echo(f"  {c['chunk']}. [{where}] {c['chars']} chars: {c['preview']}")
+    if backlog is not None and not as_json:
+        typer.echo(backlog_line(backlog["waiting"], backlog["per_s"], backlog["eta_s"]))
 
 
 def text_line(path: str, answer: dict[str, Any]) -> str:

@@ -15,7 +15,15 @@ from typing import Any
 
 from pydantic import ValidationError as BadValue
 
-from ctx.core import App, Principal, StoreRequest, ValidationError, set_archived, store_block
+from ctx.core import (
+    App,
+    Principal,
+    StoreRequest,
+    ValidationError,
+    backlog_for_scopes,
+    set_archived,
+    store_block,
+)
 from ctx.plugins.ingest.documents import DocChunk, Document, clean_filename, parse_document
 from ctx.plugins.ingest.schemas import DocumentRequest
 from ctx.plugins.ingest.settings import CHUNK_CHARS, CHUNK_OVERLAP, DOCUMENT_CATEGORY
@@ -102,7 +110,8 @@ def chunk_meta(
 
 
 def ingest_document(app: App, who: Principal, req: DocumentRequest) -> dict[str, Any]:
-    """Parse, then store (or leave, when its bytes did not change) the document's blocks."""
+    """Parse, then store (or leave, when its bytes did not change) the document's blocks;
+    ``embedding`` says what waits for the workers to embed in the scope (``backlog_for_scopes``)."""
     who.require_write(who.home_scope)
     scope = who.home_scope
     category = (req.category or str(app.settings[DOCUMENT_CATEGORY])).strip()
@@ -116,7 +125,12 @@ def ingest_document(app: App, who: Principal, req: DocumentRequest) -> dict[str,
         title = str(before[0]["metadata"].get("doc_title") or filename)
         shown = [answer_block(b["id"], b["title"], b["metadata"]) for b in before]
         base = {"filename": filename, "category": category, "title": title}
-        return base | {"status": "unchanged", "blocks": shown, "archived": 0}
+        return base | {
+            "status": "unchanged",
+            "blocks": shown,
+            "archived": 0,
+            "embedding": backlog_for_scopes(app, [scope]),
+        }
     limit, overlap = int(app.settings[CHUNK_CHARS]), int(app.settings[CHUNK_OVERLAP])
     doc = parse_document(req.filename, raw, req.mime, limit, overlap)
     base = {"filename": doc.filename, "category": category, "title": doc.title}
@@ -148,4 +162,9 @@ def ingest_document(app: App, who: Principal, req: DocumentRequest) -> dict[str,
             set_archived(app, who, block["id"], True)
             archived += 1
     status = "updated" if before else "stored"
-    return base | {"status": status, "blocks": shown, "archived": archived}
+    return base | {
+        "status": status,
+        "blocks": shown,
+        "archived": archived,
+        "embedding": backlog_for_scopes(app, [scope]),
+    }

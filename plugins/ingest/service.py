@@ -13,7 +13,15 @@ from typing import Any
 
 from pydantic import ValidationError as BadValue
 
-from ctx.core import App, CtxError, Principal, StoreRequest, set_archived, store_block
+from ctx.core import (
+    App,
+    CtxError,
+    Principal,
+    StoreRequest,
+    backlog_for_scopes,
+    set_archived,
+    store_block,
+)
 from ctx.plugins.ingest import linking
 from ctx.plugins.ingest.schemas import ChunkIn, FinishRequest, NoteIn, NotesRequest, VaultQuery
 from ctx.plugins.ingest.settings import CATEGORY
@@ -151,7 +159,8 @@ def store_notes(app: App, who: Principal, req: NotesRequest) -> dict[str, Any]:
 
 
 def finish(app: App, who: Principal, req: FinishRequest) -> dict[str, Any]:
-    """Archive the blocks of notes no longer in the vault, then resolve every pending link."""
+    """Archive the blocks of notes no longer in the vault, then resolve every pending link;
+    ``embedding`` says what the run left for the workers to embed (``backlog_for_scopes``)."""
     who.require_write(who.home_scope)
     scope, category = who.home_scope, category_of(app, req.vault)
     present = set(req.paths)
@@ -168,4 +177,5 @@ def finish(app: App, who: Principal, req: FinishRequest) -> dict[str, Any]:
         "archived_notes": len(gone_paths),
         "archived": archived,
         "links": links,
+        "embedding": backlog_for_scopes(app, [scope]),
     }

@@ -41,11 +41,13 @@ def postgres_bin() -> Path | None:
 
 
 class TcpPostgres:
-    """A throw-away PostgreSQL cluster listening on ``127.0.0.1:port``."""
+    """A throw-away PostgreSQL cluster listening on ``127.0.0.1:port``; ``options`` are more
+    server options (``-c name=value ...``), after the others."""
 
-    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
+    def __init__(self, bin_dir: Path, *, durable: bool = False, options: str = "") -> None:
         self.bin_dir = bin_dir
         self.durable = durable  # fsync on (a benchmark's numbers), off for tests
+        self.options = options
         self.root = Path(tempfile.mkdtemp(prefix="ctx-tcp-pg-"))
         self.pgdata = self.root / "data"
         self.port = free_port()
@@ -68,8 +70,27 @@ class TcpPostgres:
             user=self._user,
         )
 
+    def server_options(self) -> str:
+        """What ``pg_ctl start -o`` passes the server."""
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        return f"{options} {self.options}".rstrip()
+
     def start(self) -> TcpPostgres:
         self.pgdata.mkdir()
+        self._own_folders()
+        self._run("initdb", "-D", str(self.pgdata), "-U", "postgres", "--auth=trust", "-E", "utf8")
+        self.launch()
+        return self
+
+    def launch(self) -> None:
+        """``pg_ctl start`` on the cluster's folder (made already), with its options."""
+        log = self.root / "postgres.log"
+        options = self.server_options()
+        self._run("pg_ctl", "-D", str(self.pgdata), "-w", "-o", options, "-l", str(log), "start")
+
+    def _own_folders(self) -> None:
         if os.geteuid() == 0:  # postgres refuses to run as root
             import pwd
             import warnings
@@ -79,18 +100,12 @@ class TcpPostgres:
                 from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
 
             ensure_user_exists(PG_USER)
-            ensure_prefix_permissions(self.pgdata)
+            ensure_prefix_permissions(self.root)
             entry = pwd.getpwnam(PG_USER)
             for path in (self.root, self.pgdata):
-                os.chown(path, entry.pw_uid, entry.pw_gid)
+                if path.exists():
+                    os.chown(path, entry.pw_uid, entry.pw_gid)
             self._user = PG_USER
-        self._run("initdb", "-D", str(self.pgdata), "-U", "postgres", "--auth=trust", "-E", "utf8")
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c max_connections=200"
-        if not self.durable:
-            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        log = self.root / "postgres.log"
-        self._run("pg_ctl", "-D", str(self.pgdata), "-w", "-o", options, "-l", str(log), "start")
-        return self
 
     def create_database(self, name: str) -> str:
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
@@ -109,6 +124,32 @@ class TcpPostgres:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class TcpStandby(TcpPostgres):
+    """A hot standby of ``primary`` on a port of its own: its copy by ``pg_basebackup -R``,
+    streaming the primary's WAL (PostgreSQL's defaults allow it: wal_level replica, ten WAL
+    senders, and initdb's trust entries for replication from 127.0.0.1) and answering reads."""
+
+    def __init__(self, primary: TcpPostgres) -> None:
+        super().__init__(primary.bin_dir, durable=primary.durable, options=primary.options)
+        self.primary = primary
+
+    def start(self) -> TcpStandby:
+        self._own_folders()  # pg_basebackup makes the data folder, as the server wants it
+        self._run(
+            "pg_basebackup", "-D", str(self.pgdata), "-h", "127.0.0.1",
+            "-p", str(self.primary.port), "-U", "postgres", "-R", "-X", "stream", "-c", "fast",
+        )  # fmt: skip
+        self.launch()
+        return self
+
+    def replayed(self, database: str = "postgres") -> int:
+        """How far it has replayed the primary's WAL (bytes from the start)."""
+        rows = query_rows(
+            self.url(database), "SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::bigint"
+        )
+        return int(rows[0][0])
 
 
 class Process:
@@ -166,10 +207,11 @@ class Fleet:
         self.processes.append(proc)
         return proc
 
-    def server(self, name: str) -> Process:
-        """A ``ctxd`` (``ctx serve``) on a free loopback port; see ``wait_ready``."""
+    def server(self, name: str, extra: dict[str, str] | None = None) -> Process:
+        """A ``ctxd`` (``ctx serve``) on a free loopback port, with ``extra`` settings of its
+        own (``CTX_*``); see ``wait_ready``."""
         port = free_port()
-        env = {**self.env(name), "CTX_SERVER_PORT": str(port)}
+        env = {**self.env(name), "CTX_SERVER_PORT": str(port), **(extra or {})}
         proc = self._spawn(name, ["serve"], env)
         proc.url = f"http://127.0.0.1:{port}"
         return proc
@@ -330,9 +372,7 @@ def pg_start(pg: TcpPostgres, *, file_size_limit: int | None = None) -> None:
     """
     import resource
 
-    options = f"-h 127.0.0.1 -p {pg.port} -k {pg.root} -c max_connections=200"
-    if not pg.durable:
-        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    options = pg.server_options()
 
     def limit_files() -> None:  # in the child, before pg_ctl runs: inherited by the server
         assert file_size_limit is not None

@@ -24,10 +24,13 @@ def free_port() -> int:
 
 
 def clean_env(home: Path) -> dict[str, str]:
-    """The caller's environment without any CTX_ setting, with its own home and no plugins."""
+    """The caller's environment without any CTX_ setting, with its own home, no plugins and
+    PostgreSQL's memory defaults (an embedded cluster that ``ctx init`` sized for the machine
+    would take a restart, and several run at once)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
     env["CTX_HOME"] = str(home)
     env["CTX_LOAD_PLUGINS"] = ""
+    env["CTX_PG_MEMORY"] = "off"
     return env
 
 

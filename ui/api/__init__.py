@@ -25,4 +25,8 @@ def mount(api: FastAPI, app: App) -> None:
     api.router.routes.extend(operations_router(app.operations.values()).routes)
     api.include_router(docs.router)
     api.mount(docs.STATIC_URL, StaticFiles(directory=docs.STATIC), name="api-static")
-    api.add_middleware(CtxMiddleware, rules=RouteRules(app.operations.values(), app.settings))
+    api.add_middleware(
+        CtxMiddleware,
+        rules=RouteRules(app.operations.values(), app.settings),
+        after_write=app.note_write if app.replicas is not None else None,
+    )

@@ -38,6 +38,7 @@ def get_principal(
     with app.connection() as conn:
         who = authenticate(conn, token)
         request.state.key_id = who.key_id
+        request.state.principal = who  # the middleware notes a call that wrote
         charge_request(request, app, who, conn)
     return who
 

@@ -1,4 +1,5 @@
-"""ASGI middleware: request ids, structured access logs, security headers, body limit.
+"""ASGI middleware: request ids, structured access logs, security headers, body limit, and the
+note of a call that wrote (for read replicas).
 
 Written as plain ASGI so a body over the limit is refused while it streams in, before FastAPI
 reads it into memory.
@@ -15,6 +16,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -114,9 +116,30 @@ def _api_refusal(
 
 
 class CtxMiddleware:
-    def __init__(self, app: ASGIApp, rules: Rules) -> None:
+    """``after_write(who)``, when given, runs before the last byte of an answer (below 400) to
+    a call that wrote goes out: the principal every way in puts on ``request.state.principal``
+    says whether it did (``Freshness``); with read replicas, ``App.note_write``."""
+
+    def __init__(
+        self, app: ASGIApp, rules: Rules, after_write: Callable[[Any], None] | None = None
+    ) -> None:
         self.app = app
         self.rules = rules
+        self.after_write = after_write
+
+    async def _note_write(self, scope: Scope, status: int) -> None:
+        """Run ``after_write`` for the request's principal when its call wrote; its failure is
+        logged (the answer is made) and costs only the key's next read its replica."""
+        if self.after_write is None:
+            return
+        who = scope["state"].get("principal")
+        fresh = getattr(who, "freshness", None)
+        if status >= 400 or fresh is None or not fresh.writes:
+            return
+        try:
+            await run_in_threadpool(self.after_write, who)
+        except Exception as exc:
+            log.warning("the write's position was not recorded: %s", exc)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -140,6 +163,8 @@ class CtxMiddleware:
                 if scope["path"].startswith("/api/") and b"cache-control" not in names:
                     extra.append((b"cache-control", b"no-store"))
                 message["headers"] = list(message.get("headers", [])) + extra
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                await self._note_write(scope, status_holder["status"])  # the answer's last part
             await send(message)
 
         declared = headers.get(b"content-length")

@@ -52,6 +52,7 @@ async def _principal(request: Request, app: App, *kinds: str) -> Principal:
     except CtxError as exc:
         raise from_ctx(exc) from None
     request.state.key_id = who.key_id  # for the access log
+    request.state.principal = who  # the middleware notes a turn (it writes)
     return who
 
 

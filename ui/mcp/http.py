@@ -78,6 +78,7 @@ class McpEndpoint:
             await _send_json(send, 405, body, [(b"allow", b"POST, OPTIONS")])
             return
         scope[PRINCIPAL_KEY] = who
+        scope.setdefault("state", {})["principal"] = who  # the middleware notes a call that wrote
         await self.manager.handle_request(scope, receive, send)
 
     async def _refuse(self, scope: Scope, send: Send, exc: CtxError, *, bad_token: bool) -> None:

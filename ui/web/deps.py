@@ -40,6 +40,7 @@ def current_user(request: Request) -> Principal:
     except Unauthorized:
         raise SignInRequired() from None
     request.state.user = who
+    request.state.principal = who  # the middleware notes a call that wrote
     request.state.key_id = who.key_id  # the access log names the key, as for API calls
     request.state.session_token = token
     request.state.csrf = csrf_token(app, token)

@@ -145,3 +145,36 @@ def test_no_connection_is_held_while_the_model_runs(app: App, loopback: Any) -> 
         ).fetchall()
     assert rows == [{"current": True}]  # only the second wording's vector
     assert embed.waiting_for_scopes(app, ["alpha"]) == 0
+
+
+def test_a_query_never_waits_for_a_workers_turn_at_the_model(app: App, loopback: Any) -> None:
+    """A worker's batch holds the model (``batch_lock``: one batch at a time per process); a
+    query's inline embedding goes ahead of it, and the worker's batch waits for its turn."""
+    _store(app, "Tide table", "high water at noon")
+    app.embedders.batch_lock.acquire()  # a worker loop's batch is in the model
+    try:
+        asking = threading.Thread(target=embed.embed_pending, args=(app, ["alpha"], 60_000))
+        asking.start()
+        asking.join(60)  # bounded: were the query to wait for the lock, it would never return
+        assert not asking.is_alive() and _vectors(app) == 1 and _waiting(app) == 0
+
+        _store(app, "Ferry times", "the last ferry leaves at ten")
+        loopback.requests.clear()
+        working = threading.Thread(target=drain, args=(app, "embed"))
+        working.start()
+        for _ in range(2000):  # until the worker has claimed its batch
+            with app.connection() as conn:
+                row = conn.execute(
+                    "SELECT count(*) AS n FROM context_jobs WHERE kind = 'embed' "
+                    "AND status = 'running'"
+                ).fetchone()
+            if row and row["n"]:
+                break
+            working.join(0.01)
+        working.join(1)
+        assert working.is_alive()  # its batch waits for the model
+        assert not [r for r in loopback.requests if r.path == "/v1/embeddings"]
+    finally:
+        app.embedders.batch_lock.release()
+    working.join(60)
+    assert not working.is_alive() and _vectors(app) == 2 and _waiting(app) == 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -183,3 +186,40 @@ def test_a_job_handed_back_while_its_twin_is_queued_gives_way(
         requeue(conn, [running.id])  # would collide with the queued twin
         rows = conn.execute("SELECT id, status FROM context_jobs ORDER BY id").fetchall()
     assert [r["status"] for r in rows] == ["queued"] and rows[0]["id"] != running.id
+
+
+def test_the_loops_of_a_worker_run_batches_side_by_side_each_job_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    """``jobs.worker_loops`` loops claim and run batches on their own: the first two batches
+    meet inside the handler (each waits, bounded, for the other), so they ran side by side; and
+    every job is done once."""
+    meet = threading.Barrier(2, timeout=60)
+    seen: list[int] = []
+    batches = itertools.count()
+
+    def handle(app: App, jobs: list[Job]) -> None:
+        if next(batches) < 2:
+            meet.wait()  # raises (the batch goes back) if the other loop never comes
+        seen.extend(int(j.payload["n"]) for j in jobs)
+
+    handler = JobHandler("example.pair", handle, batch_size=2)
+    app = App(database_url=database_url, home=tmp_path, load_entry_points=False)
+    app.host.register(Handlers(handler), "ex")
+    app.open()
+    worker = Worker(app, {"example.pair": handler})
+    try:
+        assert worker.loops == 2  # the default of jobs.worker_loops
+        with app.connection() as conn:
+            for n in range(10):
+                enqueue(conn, "example.pair", {"n": n})
+        worker.start()
+        for _ in range(3000):  # bounded: until the queue is empty
+            if not _jobs(app):
+                break
+            time.sleep(0.01)
+    finally:
+        worker.stop()
+        app.close()
+    assert not meet.broken
+    assert sorted(seen) == list(range(10))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from live import live_server
 from vault_kit import blocks, sample_vault, wikilinks, write
 
 from ctx.core import App
+from ctx.core.runtime import run_kind
 from ctx.ui.cli import run
 
 
@@ -163,3 +165,20 @@ def test_bad_input_exits_2(
     assert run(args, served) == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err
+
+
+def test_the_summary_says_what_is_left_for_embedding(
+    served: App, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No worker runs here: every block the run stored waits; once a worker got through some,
+    the next run's line has the rate and the time left."""
+    vault = sample_vault(tmp_path / "v")
+    first = ingest(served, capsys, str(vault))
+    stored = len(blocks(served, "notes"))
+    assert first["embedding"] == {"waiting": stored, "per_s": None, "eta_s": None}
+
+    assert run_kind(served, served.job_handlers["embed"], 4) == 4
+    assert run(["ingest", str(vault)], served) == 0
+    out = capsys.readouterr().out
+    line = re.search(rf"; {stored - 4} blocks waiting for embedding at [\d.]+/s, about \d+", out)
+    assert line, out

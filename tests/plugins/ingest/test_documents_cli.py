@@ -133,3 +133,15 @@ def test_a_folder_and_files_together_exit_2(
     note = write(tmp_path / "v", "a.md", "x")
     assert run(["ingest", str(tmp_path / "v"), str(note)], served) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_the_run_says_what_is_left_for_embedding(
+    served: App, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [str(p) for p in files(tmp_path)]
+    code, out, _ = json_run(served, capsys, *paths)
+    assert code == 0 and out["embedding"] == {"waiting": 4, "per_s": None, "eta_s": None}
+    note = write(tmp_path, "Zettel.md", "# Zettel\n\nNoch ein Text.\n")
+    assert run(["ingest", str(note)], served) == 0
+    out_text = capsys.readouterr().out
+    assert "5 blocks waiting for embedding; nothing was embedded in the last minute" in out_text

@@ -206,3 +206,31 @@ def test_queries_respect_the_embed_jobs_backoff(
         assert _query(client, h, "backups").status_code == 200
     [job] = _rows(app, "SELECT status, attempts FROM context_jobs WHERE kind = 'embed'")
     assert (job["status"], job["attempts"]) == ("queued", 1)
+
+
+def test_a_block_is_found_by_its_words_the_moment_it_is_stored(
+    app: App, keys: Any, client: Any
+) -> None:
+    """The full-text columns are written with the block: before any vector exists (no worker
+    runs, and the query's inline embedding is off), /api/search and /api/query find it by a
+    word of its content and by one of its title, through the text channels."""
+    set_setting(app, "query.inline_embed_ms", 0)
+    h = {"X-Context-Key": keys.make("alpha")}
+    block = _store(
+        client, h, "Lighthouse inspection", "The lens was polished and the foghorn tested."
+    )
+    _store(client, h, "Deploy checklist", "Tag the release, build the wheel, publish.")
+    for word in ("foghorn", "lighthouse"):
+        found = client.post("/api/search", json={"query": word}, headers=h).json()
+        assert [hit["id"] for hit in found["results"]] == [block]
+        r = _query(client, h, word, explain=True)
+        assert r.status_code == 200, r.text
+        top = r.json()["sources"][0]
+        assert top["id"] == block and top["channels"]["fts_en"]["rank"] == 1
+        assert top["channels"]["dense"]["rank"] is None
+    pending = _rows(
+        app,
+        "SELECT (SELECT count(*) FROM context_jobs WHERE kind = 'embed') AS jobs, "
+        "(SELECT count(*) FROM context_block_embeddings) AS vectors",
+    )
+    assert pending == [{"jobs": 2, "vectors": 0}]

@@ -35,6 +35,7 @@ NOT_CARRIED = {
     "context_oauth_requests": "the server's sign-ins",
     "context_web_sessions": "the server's sign-ins",
     "context_rate_counts": "the server's rate limits",
+    "context_key_lsns": "the server's read-replica positions",
     "context_jobs": "the server's work queue (an import queues its own)",
     "context_job_totals": "the server's count of the jobs it ran",
     "context_llm_log": "the server's call log",

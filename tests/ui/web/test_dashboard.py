@@ -9,7 +9,7 @@ from governor_kit import record_thread
 from web_kit import Browser
 
 from ctx.core import App
-from ctx.core.runtime import drain
+from ctx.core.runtime import drain, run_kind
 
 
 def _row(html: str, kind: str) -> list[str]:
@@ -52,3 +52,27 @@ def test_governed_threads_are_a_tile_of_their_own_not_categories(admin: Browser)
     assert tiles["governed threads"] == "1"
     assert 'href="/blocks?category=ops"' in page and "thread/" not in page
     assert '<a href="/blocks?type=event">' not in page
+
+
+def test_the_embedding_backlog_shows_its_rate_and_time_left_until_it_is_gone(
+    app: App, admin: Browser
+) -> None:
+    h = {"X-Context-Key": admin.key}
+    for n in range(5):
+        r = admin.client.post("/api/store", json={"title": f"Import {n}", "content": f"Row {n}."},
+                              headers=h)  # fmt: skip
+        assert r.status_code == 200, r.text
+    idle = admin.get("/dashboard/queues").text
+    assert "5 blocks waiting for embedding; nothing was embedded in the last minute" in idle
+    assert '<progress max="5" value="0" aria-label="blocks embedded">' in idle
+
+    assert run_kind(app, app.job_handlers["embed"], 2) == 2  # a worker got through two
+    page = admin.get("/").text
+    line = re.search(r"3 blocks waiting for embedding at ([\d.]+)/s, about (\d+) s left", page)
+    assert line, page
+    assert float(line.group(1)) > 0 and '<progress max="5" value="2"' in page
+    assert "every 3s" in page  # the panel polls while the backlog drains
+
+    drain(app, "embed")
+    done = admin.get("/dashboard/queues").text
+    assert "waiting for embedding" not in done and '<progress max="5"' not in done

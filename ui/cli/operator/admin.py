@@ -35,17 +35,18 @@ INIT_SCOPE = "default"
 def init(as_json: JsonOpt = False) -> None:
     """Create $CTX_HOME and the database, apply migrations and, the first time, an admin key."""
     with opened_app() as app:
+        memory = runtime.size_embedded(app)
         token, earlier = first_admin_key(app)
         url = server_url(app)
         if as_json:
             dump_json({"url": url, "database": runtime.redact(app.db.url), "api_key": token})
             return
-        show_init(app, url, token, earlier)
+        show_init(app, url, token, earlier, memory)
 
 
-def welcome(app: App, url: str) -> None:
+def welcome(app: App, url: str, memory: str | None) -> None:
     """``ctx init``'s admin key (the first time) and its words, for ``ctx serve --init``."""
-    show_init(app, url, *first_admin_key(app))
+    show_init(app, url, *first_admin_key(app), memory)
 
 
 def first_admin_key(app: App) -> tuple[str | None, datetime | None]:
@@ -62,10 +63,15 @@ def first_admin_key(app: App) -> tuple[str | None, datetime | None]:
     return token, None
 
 
-def show_init(app: App, url: str, token: str | None, earlier: datetime | None) -> None:
-    """What ``ctx init`` (and ``ctx serve --init``, once its port is bound) tells the user."""
+def show_init(
+    app: App, url: str, token: str | None, earlier: datetime | None, memory: str | None
+) -> None:
+    """What ``ctx init`` (and ``ctx serve --init``, once its port is bound) tells the user;
+    ``memory`` is what sizing the embedded cluster did (None for an external database)."""
     console.print(f"ctx home: {app.home}")
     console.print(f"database: {runtime.redact(app.db.url)} ({app.db.kind})")
+    if memory:
+        console.print(memory, highlight=False)
     if token:
         console.print("\nAdmin API key (shown once, store it now):")
         console.print(Text("  " + token, style="bold"))
@@ -106,7 +112,13 @@ def doctor(as_json: JsonOpt = False) -> None:
         dump_json(report)
     else:
         for check in report["checks"]:
-            mark = Text("ok     ", style="green") if check["ok"] else Text("missing", style="red")
+            mark = (
+                Text("missing", style="red")
+                if not check["ok"]
+                else Text("warning", style="yellow")
+                if check.get("warning")
+                else Text("ok     ", style="green")
+            )
             console.print(mark, f" {check['name']}: {check['detail']}")
         failed = [c["name"] for c in report["checks"] if not c["ok"]]
         console.print("all good" if not failed else "not ok: " + ", ".join(failed))

@@ -39,6 +39,9 @@ def embed_status(as_json: JsonOpt = False) -> None:
     )
     console.print(f"embeddable blocks: {report['embeddable_blocks']}")
     console.print(f"embed jobs: {report['embed_jobs'] or 'none pending'}")
+    for gen in report["generations"]:
+        if gen["status"] == "active":
+            console.print(embed.backlog_line(gen["left"], gen["per_s"], gen["eta_s"]))
 
 
 @app.command("rebuild")
@@ -122,7 +125,7 @@ def worker() -> None:
         console.print("worker running (jobs, Dream, the governor's indexer); Ctrl-C to stop")
         # systemd and container runtimes stop services with SIGTERM: the worker finishes the batch
         # in hand and returns (Worker.stop from a handler only sets its events).
-        signal.signal(signal.SIGTERM, lambda signum, frame: w.stop())
+        signal.signal(signal.SIGTERM, lambda signum, frame: w.stop(wait=False))
         try:
             w.run_forever()
         except KeyboardInterrupt:

@@ -1,5 +1,6 @@
 """The dashboard: what the key can read at a glance (counts by scope, category and type, recent
-writes, review items waiting), and for admins the job queues and the backends' health."""
+writes, review items waiting), and for admins the job queues (with the embedding backlog's rate
+and time left) and the backends' health."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ctx.core import App, Principal, blocks, graph, guard, llm
+from ctx.core import App, Principal, blocks, embed, graph, guard, llm
 from ctx.core.blocks import ManageRequest
 from ctx.core.runtime import counts, done_totals
 from ctx.ui.web.deps import UserDep, WebAppDep
@@ -60,6 +61,24 @@ def queues(app: App) -> list[dict[str, Any]]:
     return rows
 
 
+def embedding_progress(app: App) -> dict[str, Any] | None:
+    """The active generation's backlog as a bar and one line (rate, time left), the numbers
+    ``ctx embed status`` shows; None when nothing waits."""
+    gen = embed.embedding_overview(app)
+    if gen is None or not gen["left"]:
+        return None
+    return {
+        "line": embed.backlog_line(gen["left"], gen["per_s"], gen["eta_s"]),
+        "embedded": gen["embedded"],
+        "total": gen["embedded"] + gen["left"],
+    }
+
+
+def queue_panel(app: App) -> dict[str, Any]:
+    """What the polled queue panel shows: the queues and the embedding backlog."""
+    return {"queues": queues(app), "embedding": embedding_progress(app)}
+
+
 def backend_health(app: App) -> list[dict[str, Any]]:
     pool = app.backends
     cooldowns = pool.cooldowns()
@@ -101,7 +120,7 @@ def overview(app: App, who: Principal) -> dict[str, Any]:
         "review_open": sum((guard_figures.get("open") or {}).values()),
     }
     if who.is_admin:
-        data["queues"] = queues(app)
+        data |= queue_panel(app)
         data["backends"] = backend_health(app)
     return data
 
@@ -113,6 +132,6 @@ def dashboard(request: Request, app: WebAppDep, who: UserDep) -> HTMLResponse:
 
 @router.get("/dashboard/queues", name="web-dashboard-queues")
 def dashboard_queues(request: Request, app: WebAppDep, who: UserDep) -> HTMLResponse:
-    """The queue table alone: the dashboard polls it while jobs are waiting."""
+    """The queue panel alone: the dashboard polls it while jobs are waiting."""
     who.require_admin()
-    return render(request, "dashboard/_queues.html", {"queues": queues(app)})
+    return render(request, "dashboard/_queues.html", queue_panel(app))
