@@ -49,9 +49,10 @@ run: install
 	@$(BIN)/ctx serve --init
 
 # Tests run in parallel, whole modules per worker (they share module fixtures); each test has its own
-# database and each worker its own PostgreSQL. One worker more than cores: much of a test's time
-# is spent waiting on PostgreSQL, servers and subprocesses.
-TEST_WORKERS ?= 3
+# database and each worker its own PostgreSQL. Two workers more than cores: much of a test's time
+# is spent waiting on PostgreSQL, servers and subprocesses (with 3 workers the suite kept about 1.1
+# of 2 cores busy).
+TEST_WORKERS ?= 4
 
 test: dev
 	$(BIN)/lint-imports --no-cache --no-logo

@@ -1,4 +1,4 @@
-"""Sustained mixed load, the bounded form (issue 19): a real ``ctxd`` under four clients for 25 s.
+"""Sustained mixed load, the bounded form (issue 19): a real ``ctxd`` under four clients for 15 s.
 
 The same driver as ``bench/load.py`` (tests/support/load_kit.py), shorter and with fewer clients:
 store, query, search, MCP search and store and governor turns all run, none fails, and every
@@ -15,7 +15,7 @@ from load_kit import OPERATIONS, Load, client_keys, lift_rate_limits, memory_sum
 
 pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
-SECONDS = 25
+SECONDS = 15
 CLIENTS = 4
 
 

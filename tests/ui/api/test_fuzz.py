@@ -1,7 +1,7 @@
 """A bounded schemathesis run against a live server: no 5xx, a JSON error on every 4xx, every
 answer as the schema documents it, and no request the schema allows refused.
 
-Fixed seed, so a failure reproduces; bounded by time (``CTX_FUZZ_SECONDS``, default 40): most of
+Fixed seed, so a failure reproduces; bounded by time (``CTX_FUZZ_SECONDS``, default 20): most of
 it shared out so every operation, key and mode gets its slice, the rest for the stateful phase
 (sequences that feed one answer into the next request); ``bench/fuzz.py`` runs the same engine
 much longer.
@@ -22,7 +22,7 @@ from ctx.core.runtime import set_setting
 pytestmark = pytest.mark.slow  # scheduled first (tests/conftest.py)
 
 EXAMPLES = 15  # at most, per operation, key and mode; bench/fuzz.py runs the long form (500)
-SECONDS = float(os.environ.get("CTX_FUZZ_SECONDS", "40"))
+SECONDS = float(os.environ.get("CTX_FUZZ_SECONDS", "20"))
 STATEFUL = 0.25  # of the time, for the stateful phase
 #: Refusals of requests the schema allows that no schema states: they depend on what the server
 #: holds (its block types, token counters, a document's text) or compare two fields. Every other
