@@ -37,7 +37,7 @@ from typing import Any
 
 import psutil
 from _common import bench_app, bench_environ, ctx_env_summary, principal, progress, table
-from latency import ENGLISH_WORDS, Corpus
+from synthetic import ENGLISH_WORDS, Corpus
 
 from ctx.core import StoreRequest, store_block
 from ctx.core.embed import active_generation, block_text

