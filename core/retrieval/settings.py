@@ -165,11 +165,11 @@ SETTINGS = [
         "query.dense_exact_max",
         int,
         2000,
-        "Readable blocks up to which every channel reads those blocks directly instead of its "
-        "store-wide index: the dense channel compares every vector (exact), the text channels "
-        "match each row. Counted for the request (a small scope, a category, or a governed "
-        "thread's own records plus the scope's shared blocks, however many other threads the "
-        "scope holds). 0: always the indexes.",
+        "Readable blocks up to which the dense channel compares the query with every vector "
+        "instead of walking the HNSW graph (exact, and cheap for small scopes). A governed "
+        "thread's desk whose own records plus its scope's shared blocks are at most this many "
+        "has every channel read those rows directly instead of its store-wide index, however "
+        "many other threads the scope holds. 0: always the indexes.",
         minimum=0,
         maximum=10**9,
     ),

@@ -143,27 +143,24 @@ BEGIN
     q_dates := CASE WHEN w[5] > 0 AND p_date_query IS NOT NULL
                     THEN to_tsquery('simple', p_date_query) END;
 
-    -- Few readable rows: every channel reads them straight from the indexes that find them (the
-    -- scope, its category, its shared types) instead of its own index. A GIN or HNSW index covers
-    -- the whole store: a small scope (or a governed thread among thousands in one scope) would pay
-    -- for every match of a common word, or a long filtered graph walk, in rows it cannot read. The
-    -- count is bounded (it stops past the limit), and skipped where the counts say it is large.
-    shared := ARRAY(SELECT name::text FROM context_type_reach
-                     WHERE name::text <> ALL(excluded) AND name::text <> ALL(private));
+    -- A governed thread's few readable rows: its own records plus its scope's shared blocks,
+    -- however many other threads the scope holds. When they are at most p_dense_exact_max, every
+    -- channel reads them straight from the indexes that find them (the scope's category, its
+    -- shared types) instead of its own store-wide index: a GIN or HNSW index would pay for
+    -- every match of a common word, or a long filtered graph walk, in other threads' rows. The
+    -- count is bounded (it stops past the limit). Plain scopes keep the channels' own indexes
+    -- (reading a small store's rows once cost more than its indexes: bench/latency.py).
     -- (written with :scopes, :category and :shared, numbered for each statement that uses it)
-    rows_where := CASE
-        WHEN p_category IS NOT NULL THEN 'b.scope = ANY(:scopes) AND b.category = :category'
-        WHEN p_private_category IS NOT NULL THEN '(b.scope = ANY(:scopes) AND b.category = :category '
-                                                 'OR b.scope = ANY(:scopes) AND b.block_type = ANY(:shared))'
-        ELSE 'b.scope = ANY(:scopes)' END;
-    IF coalesce(p_dense_exact_max, 0) > 0
-       AND (p_category IS NOT NULL OR p_private_category IS NOT NULL
-            OR readable IS NULL OR readable <= p_dense_exact_max) THEN
+    rows_where := '(b.scope = ANY(:scopes) AND b.category = :category '
+                  'OR b.scope = ANY(:scopes) AND b.block_type = ANY(:shared))';
+    IF coalesce(p_dense_exact_max, 0) > 0 AND p_private_category IS NOT NULL THEN
+        shared := ARRAY(SELECT name::text FROM context_type_reach
+                         WHERE name::text <> ALL(excluded) AND name::text <> ALL(private));
         EXECUTE format('SELECT count(*) <= $4 FROM (SELECT FROM context_blocks b WHERE %s LIMIT $4 + 1) x',
                        replace(replace(replace(rows_where, ':scopes', '$1'), ':category', '$2'),
                                ':shared', '$3'))
            INTO few
-          USING p_scopes, coalesce(p_category, p_private_category), shared, p_dense_exact_max;
+          USING p_scopes, p_private_category, shared, p_dense_exact_max;
     END IF;
     cond := filters;
     IF few THEN
@@ -282,7 +279,7 @@ BEGIN
         CASE WHEN few THEN format(
             'few AS MATERIALIZED (SELECT b.id, b.title, b.ts_en, b.ts_de, b.ts_dates '
             'FROM context_blocks b WHERE (%s OR b.id = ANY($22)) AND %s),',
-            replace(replace(replace(rows_where, ':scopes', '$3'), ':category', 'coalesce($4, $21)'),
+            replace(replace(replace(rows_where, ':scopes', '$3'), ':category', '$21'),
                     ':shared', '$26'), filters) ELSE '' END)
     USING p_query, p_embedding, p_scopes, p_category, coalesce(p_tags, '{}'), excluded,
           p_limit_dense, coalesce(p_exclude_ids, '{}'), p_limit_fts_en, p_limit_fts_de,
